@@ -1,0 +1,202 @@
+//===- SoftmaxOps.td - Ops of the softmax dialect ----------*- tablegen -*-===//
+
+#ifndef SOFTMAX_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
+#define SOFTMAX_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
+
+include "softmax/Dialect/Softmax/IR/SoftmaxDialect.td"
+include "softmax/Dialect/Softmax/IR/SoftmaxAttrs.td"
+include "mlir/Interfaces/CastInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// Storage types of every tensor the dialect computes on.
+def Softmax_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
+
+//===----------------------------------------------------------------------===//
+// softmax.softmax, softmax.log_softmax
+//===----------------------------------------------------------------------===//
+
+class Softmax_NormalizeOp<string mnemonic, string formula>
+    : Softmax_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let description = [{
+    Normalizes `input` along `axis` (default -1, the last; negative values count from the end):
+
+    }] # formula # [{
+
+    The row maximum is subtracted before exponentiating, so large finite inputs do not overflow.
+    IEEE rules apply otherwise: a row holding NaN gives NaN, a row holding +inf gives NaN for
+    every element (inf - inf).
+
+    A row whose every element is -inf (a fully masked row) is 0/0 mathematically. `masked_rows`
+    chooses the result: `zero` (the default) makes every softmax probability 0 and every
+    log-softmax value -inf (the log of that 0), never NaN; `nan` gives NaN as torch does.
+
+    Example:
+    ```mlir
+    %p = softmax.softmax %x : tensor<4x1000xf32>
+    %q = softmax.log_softmax %y axis = 1 masked_rows = nan : tensor<?x8x?xbf16>
+    ```
+  }];
+  let arguments = (ins
+    Softmax_FloatTensor:$input,
+    DefaultValuedAttr<I64Attr, "-1">:$axis,
+    DefaultValuedAttr<Softmax_MaskedRows, "::mlir::softmax::MaskedRows::zero">:$masked_rows
+  );
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`axis` `=` $axis^)? (`masked_rows` `=` $masked_rows^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reduction axis in [0, rank).
+    int64_t getNormalizedAxis() {
+      return ::mlir::softmax::normalizeAxis(getAxis(), getInput().getType().getRank());
+    }
+  }];
+}
+
+def Softmax_SoftmaxOp : Softmax_NormalizeOp<"softmax",
+    "`result[.., j, ..] = exp(x_j - max_k x_k) / sum_k exp(x_k - max_k x_k)`"> {
+  let summary = "softmax along one axis";
+}
+
+def Softmax_LogSoftmaxOp : Softmax_NormalizeOp<"log_softmax",
+    "`result[.., j, ..] = (x_j - max_k x_k) - log(sum_k exp(x_k - max_k x_k))`"> {
+  let summary = "log-softmax along one axis";
+}
+
+//===----------------------------------------------------------------------===//
+// softmax.scale
+//===----------------------------------------------------------------------===//
+
+def Softmax_ScaleOp : Softmax_Op<"scale", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "multiply every element by a factor (a scale or an inverse temperature)";
+  let description = [{
+    `result = input * factor`, element-wise. The factor is either a constant (`by 0.125`) or a
+    scalar SSA value of a float type (`by %f : f32`), for instance the inverse of a sampling
+    temperature known only at run time. A constant factor must be finite.
+
+    `scale` by 1.0 folds away, and a chain of constant scales combines into one.
+
+    ```mlir
+    %a = softmax.scale %x by 1.250000e-01 : tensor<8x64xf32>
+    %b = softmax.scale %x by %inv_temperature : tensor<8x64xf32>, f32
+    ```
+  }];
+  let arguments = (ins
+    Softmax_FloatTensor:$input,
+    Optional<AnyFloat>:$dynamic_factor,
+    OptionalAttr<F64Attr>:$factor
+  );
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `by` ($dynamic_factor^)? ($factor^)? attr-dict `:` type($input)
+    (`,` type($dynamic_factor)^)?
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "double":$factor)>,
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$factor)>
+  ];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// softmax.add_bias
+//===----------------------------------------------------------------------===//
+
+def Softmax_AddBiasOp : Softmax_Op<"add_bias", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "add a broadcast bias";
+  let description = [{
+    `result = input + broadcast(bias)`. The bias broadcasts as in NumPy: its dimensions align
+    with the trailing dimensions of `input`, and each is either 1 or equal to the input's (a
+    dynamic size on either side must agree at run time). Typical biases: `[N]` per column,
+    `[M, N]` per element, `[H, 1, N]` per attention head. The bias may have another float type
+    than the input; the sum is computed without rounding the bias first.
+
+    ```mlir
+    %y = softmax.add_bias %x, %b : tensor<2x8x16x128xf32>, tensor<8x1x128xbf16>
+    ```
+  }];
+  let arguments = (ins Softmax_FloatTensor:$input, Softmax_FloatTensor:$bias);
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $bias attr-dict `:` type($input) `,` type($bias)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// softmax.mask
+//===----------------------------------------------------------------------===//
+
+def Softmax_MaskOp : Softmax_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "replace the elements that a mask removes by a fill value";
+  let description = [{
+    `result[i] = removed(i) ? fill : input[i]`, with `fill` -inf by default, so that removed
+    elements get probability 0 in a following softmax. Indices are taken along `axis` (default
+    -1), the column axis of the softmax that follows. Three kinds of mask:
+
+    - `padding %lengths`: per-row lengths; column `j` of a row is removed when
+      `j >= lengths[row]` (a length <= 0 removes the whole row, which the softmax then treats by
+      its `masked_rows` policy). `lengths` has i32 or i64 elements and a shape that broadcasts to
+      the row shape, the input's shape without `axis` (e.g. `[B, H, S]` for `[B, H, S, S]`
+      scores, or `[B, 1, 1]` for one length per sequence).
+    - `causal`: column `j` of query `i` is removed when `j > i + offset`; the query index `i` is
+      the dimension just before `axis`, which must exist. `offset` defaults to 0.
+    - `tensor %mask`: an i1 tensor that broadcasts to the input's shape; `true` keeps an element,
+      `false` removes it (torch's boolean attention-mask convention).
+
+    ```mlir
+    %a = softmax.mask %x, padding %len : tensor<4x128xf32>, tensor<4xi32>
+    %b = softmax.mask %x, causal offset = 2 : tensor<8x128x128xbf16>
+    %c = softmax.mask %x, tensor %m fill = -1.000000e+04 : tensor<4x128xf16>, tensor<1x128xi1>
+    ```
+  }];
+  let arguments = (ins
+    Softmax_FloatTensor:$input,
+    Softmax_MaskKind:$kind,
+    Optional<RankedTensorOf<[I1, I32, I64]>>:$mask,
+    DefaultValuedAttr<I64Attr, "-1">:$axis,
+    DefaultValuedAttr<I64Attr, "0">:$offset,
+    DefaultValuedAttr<F64Attr,
+        "::llvm::APFloat(-::std::numeric_limits<double>::infinity())">:$fill
+  );
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $kind ($mask^)? (`offset` `=` $offset^)? (`axis` `=` $axis^)?
+    (`fill` `=` $fill^)? attr-dict `:` type($input) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The column axis in [0, rank).
+    int64_t getNormalizedAxis() {
+      return ::mlir::softmax::normalizeAxis(getAxis(), getInput().getType().getRank());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// softmax.cast
+//===----------------------------------------------------------------------===//
+
+def Softmax_CastOp : Softmax_Op<"cast",
+    [Pure, DeclareOpInterfaceMethods<CastOpInterface>]> {
+  let summary = "convert between f32, f16 and bf16";
+  let description = [{
+    Converts every element to the result's element type, rounding to nearest even. The shape is
+    unchanged. A cast to the same type folds away.
+
+    ```mlir
+    %h = softmax.cast %p : tensor<4x1000xf32> to tensor<4x1000xbf16>
+    ```
+  }];
+  let arguments = (ins Softmax_FloatTensor:$input);
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // SOFTMAX_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD

@@ -1,0 +1,26 @@
+//===- Registration.h - What the project's tools register -------*- C++ -*-===//
+//
+// A selective registry shared by softmax-opt, softmax-run, the C API and the tests: the softmax
+// dialect, the upstream dialects and interfaces its lowering produces, and the passes (the
+// project's and the upstream ones a user needs to run the pipeline step by step).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_REGISTRATION_H
+#define SOFTMAX_REGISTRATION_H
+
+namespace mlir {
+class DialectRegistry;
+namespace softmax {
+
+/// Dialects, external models and translations needed to parse, lower and serialize softmax
+/// programs down to PTX and LLVM IR.
+void registerDialects(DialectRegistry &registry);
+
+/// The project's passes and pipelines, and the upstream passes of the lowering.
+void registerPasses();
+
+} // namespace softmax
+} // namespace mlir
+
+#endif // SOFTMAX_REGISTRATION_H

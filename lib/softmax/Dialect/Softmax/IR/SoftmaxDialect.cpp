@@ -1,0 +1,62 @@
+//===- SoftmaxDialect.cpp - The softmax dialect and its attributes --------===//
+
+#include "softmax/Dialect/Softmax/IR/Softmax.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+#include "softmax/Dialect/Softmax/IR/SoftmaxDialect.cpp.inc"
+#include "softmax/Dialect/Softmax/IR/SoftmaxEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "softmax/Dialect/Softmax/IR/SoftmaxAttrs.cpp.inc"
+
+void SoftmaxDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "softmax/Dialect/Softmax/IR/SoftmaxAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "softmax/Dialect/Softmax/IR/SoftmaxOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #softmax.strategy
+//===----------------------------------------------------------------------===//
+
+LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelPlan plan,
+                                   int64_t lanes, int64_t rows, int64_t vector, int64_t chunks) {
+  if (lanes < 1 || lanes > 1024 || !llvm::isPowerOf2_64(lanes))
+    return emitError() << "lanes must be a power of two in [1, 1024], got " << lanes;
+  if (rows < 1)
+    return emitError() << "rows must be at least 1, got " << rows;
+  if (lanes * rows > 1024 || (lanes * rows) % 32 != 0)
+    return emitError() << "a block of lanes * rows = " << lanes * rows
+                       << " threads must be a multiple of 32 and at most 1024";
+  if (vector != 1 && vector != 2 && vector != 4 && vector != 8)
+    return emitError() << "vector must be 1, 2, 4 or 8 elements, got " << vector;
+  if (chunks < 1 || chunks > 64)
+    return emitError() << "chunks must be in [1, 64], got " << chunks;
+  switch (plan) {
+  case KernelPlan::multi_row:
+    if (lanes > 32)
+      return emitError() << "multi_row shares a warp between rows: lanes must be at most 32, got "
+                         << lanes;
+    break;
+  case KernelPlan::row_registers:
+  case KernelPlan::chunked_online:
+    if (lanes < 32)
+      return emitError() << stringifyKernelPlan(plan)
+                         << " gives each row at least a warp: lanes must be at least 32, got "
+                         << lanes << " (use multi_row)";
+    break;
+  }
+  return success();
+}

@@ -1,0 +1,27 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "SOFTMAX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.softmax_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%softmax_src_root", config.softmax_src_root))
+config.substitutions.append(("%softmax_obj_root", config.softmax_obj_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+# `not` and `count` are found on PATH by the shell: put LLVM's tools first.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.softmax_tools_dir, append_path=True)
+
+tool_dirs = [config.softmax_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["softmax-opt"], tool_dirs)

@@ -1,0 +1,11 @@
+# -*- Python -*-
+# The GoogleTest binaries, run by lit so that one command runs every test.
+import os
+
+import lit.formats
+
+config.name = "SOFTMAX-Unit"
+config.suffixes = []
+config.test_source_root = os.path.join(config.softmax_obj_root, "test", "unit")
+config.test_exec_root = config.test_source_root
+config.test_format = lit.formats.GoogleTest(".", "Tests")

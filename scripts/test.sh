@@ -12,9 +12,11 @@ set +e
 /usr/lib/llvm-22/bin/lit -v "$build/test" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
-passed=$(grep -Eo '^ *Passed *: *[0-9]+' "$log" | grep -Eo '[0-9]+' || echo 0)
-failed=$(grep -Eo '^ *(Failed|Unresolved|Timed Out) *: *[0-9]+' "$log" | grep -Eo '[0-9]+' | paste -sd+ | bc 2>/dev/null || echo 0)
-unsupported=$(grep -Eo '^ *Unsupported *: *[0-9]+' "$log" | grep -Eo '[0-9]+' || echo 0)
+# lit's summary lines look like "  Passed: 12 (100.00%)".
+count() { awk -v k="$1" '$1 == k":" { n += $2 } END { print n + 0 }' "$log"; }
+passed=$(count Passed)
+failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) ))
+skipped=$(( $(count Unsupported) + $(count Excluded) ))
 rm -f "$log"
-echo "tests: $passed passed, ${failed:-0} failed, $unsupported skipped"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

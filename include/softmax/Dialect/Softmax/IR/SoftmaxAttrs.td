@@ -22,6 +22,15 @@ def Softmax_MaskedRows : I32EnumAttr<"MaskedRows",
   let cppNamespace = "::mlir::softmax";
 }
 
+def Softmax_Normalization : I32EnumAttr<"Normalization",
+    "what a fused op computes after its prologue", [
+    I32EnumAttrCase<"softmax", 0>,
+    I32EnumAttrCase<"log_softmax", 1>,
+    I32EnumAttrCase<"none", 2>
+  ]> {
+  let cppNamespace = "::mlir::softmax";
+}
+
 def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps rows onto the GPU", [
     I32EnumAttrCase<"multi_row", 0>,
     I32EnumAttrCase<"row_registers", 1>,
@@ -65,7 +74,67 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getBlockSize() const { return getLanes() * getRows(); }
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
+    /// Whether the plan keeps the whole row on chip (so `getSpan()` bounds the row width).
+    bool holdsWholeRow() const { return getPlan() != KernelPlan::chunked_online; }
+    /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
+    /// width the host code dispatches to it).
+    ::mlir::LogicalResult verifyRowWidth(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError, int64_t width) const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Prologue steps of softmax.fused
+//===----------------------------------------------------------------------===//
+
+// A double, printed so that it round-trips (-inf prints as 0xFFF0000000000000).
+def Softmax_DoubleParameter : APFloatParameter<"a 64-bit float"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::APFloat> {
+    ::llvm::APFloat value(0.0);
+    if ($_parser.parseFloat(::llvm::APFloat::IEEEdouble(), value))
+      return ::mlir::failure();
+    return value;
+  }() }];
+  let printer = [{ $_printer.printFloat($_self) }];
+}
+
+def Softmax_ScaleStepAttr : Softmax_Attr<"ScaleStep", "scale"> {
+  let summary = "prologue step: multiply by a constant (a fused softmax.scale)";
+  let parameters = (ins Softmax_DoubleParameter:$factor);
+  let assemblyFormat = "`<` $factor `>`";
+}
+
+def Softmax_ScaleByStepAttr : Softmax_Attr<"ScaleByStep", "scale_by"> {
+  let summary = "prologue step: multiply by the scalar side operand #operand";
+  let parameters = (ins "int64_t":$operand);
+  let assemblyFormat = "`<` $operand `>`";
+}
+
+def Softmax_BiasStepAttr : Softmax_Attr<"BiasStep", "bias"> {
+  let summary = "prologue step: add the broadcast tensor side operand #operand";
+  let parameters = (ins "int64_t":$operand);
+  let assemblyFormat = "`<` $operand `>`";
+}
+
+def Softmax_MaskStepAttr : Softmax_Attr<"MaskStep", "mask"> {
+  let summary = "prologue step: a fused softmax.mask";
+  let description = [{
+    `padding` and `tensor` masks read side operand #operand (lengths, or the i1 mask); `causal`
+    uses `offset`. Removed elements become `fill`.
+  }];
+  let parameters = (ins
+    EnumParameter<Softmax_MaskKind>:$kind,
+    DefaultValuedParameter<"int64_t", "-1">:$operand,
+    DefaultValuedParameter<"int64_t", "0">:$offset,
+    Softmax_DoubleParameter:$fill
+  );
+  let assemblyFormat = "`<` $kind `,` struct($operand, $offset, $fill) `>`";
+}
+
+def Softmax_RoundStepAttr : Softmax_Attr<"RoundStep", "round"> {
+  let summary = "prologue step: round to a narrower float type (a fused narrowing softmax.cast)";
+  let parameters = (ins "::mlir::Type":$type);
+  let assemblyFormat = "`<` $type `>`";
 }
 
 #endif // SOFTMAX_DIALECT_SOFTMAX_IR_SOFTMAXATTRS_TD

@@ -199,4 +199,59 @@ def Softmax_CastOp : Softmax_Op<"cast",
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// softmax.fused
+//===----------------------------------------------------------------------===//
+
+def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
+  let summary = "a prologue, a softmax (or log-softmax, or nothing) and a store, as one op";
+  let description = [{
+    What `softmax-fuse` makes of a chain `prologue* -> softmax|log_softmax -> cast?`, and of
+    element-wise chains left on their own (`normalization = none`). Its meaning, element by
+    element of a row along `axis`:
+
+    1. `v = input[i]`, widened to f32 (the reference uses f64);
+    2. each `prologue` step in order: `#softmax.scale<c>` (v * c), `#softmax.scale_by<k>`
+       (v * operand k, a float scalar), `#softmax.bias<k>` (v + broadcast(operand k)),
+       `#softmax.mask<kind, operand = k, offset = o, fill = f>` (the `softmax.mask` of that kind),
+       `#softmax.round<T>` (round v to T, a narrowing cast inside the chain);
+    3. `softmax` / `log_softmax` over the row, with the `masked_rows` policy, or nothing (`none`);
+    4. the result stored in the result's element type (the fused epilogue cast).
+
+    Side operands are referenced by their index among `side_operands`. `strategy` (see
+    `#softmax.strategy`) is set by `softmax-select-strategy` or by hand and obeyed by
+    `softmax-lower-to-gpu`.
+
+    ```mlir
+    %y = softmax.fused softmax %x axis = 2
+           prologue [#softmax.scale<1.250000e-01>, #softmax.mask<causal, offset = 0, fill = 0xFFF0000000000000>]
+           : tensor<16x1024x1024xbf16> -> tensor<16x1024x1024xbf16>
+    ```
+  }];
+  let arguments = (ins
+    Softmax_FloatTensor:$input,
+    Variadic<AnyType>:$side_operands,
+    Softmax_Normalization:$normalization,
+    I64Attr:$axis,
+    ArrayAttr:$prologue,
+    DefaultValuedAttr<Softmax_MaskedRows, "::mlir::softmax::MaskedRows::zero">:$masked_rows,
+    OptionalAttr<Softmax_StrategyAttr>:$strategy
+  );
+  let results = (outs Softmax_FloatTensor:$result);
+  let assemblyFormat = [{
+    $normalization $input (`(` $side_operands^ `:` type($side_operands) `)`)? `axis` `=` $axis
+    `prologue` $prologue (`masked_rows` `=` $masked_rows^)?
+    attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reduction axis in [0, rank).
+    int64_t getNormalizedAxis() {
+      return ::mlir::softmax::normalizeAxis(getAxis(), getInput().getType().getRank());
+    }
+    /// The static row width, or ShapedType::kDynamic.
+    int64_t getRowWidth() { return getInput().getType().getDimSize(getNormalizedAxis()); }
+  }];
+}
+
 #endif // SOFTMAX_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD

@@ -60,3 +60,11 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   return success();
 }
+
+LogicalResult StrategyAttr::verifyRowWidth(function_ref<InFlightDiagnostic()> emitError,
+                                           int64_t width) const {
+  if (ShapedType::isDynamic(width) || !holdsWholeRow() || width <= getSpan())
+    return success();
+  return emitError() << "strategy " << *this << " holds rows of at most " << getSpan()
+                     << " elements (lanes * vector * chunks), but the row has " << width;
+}

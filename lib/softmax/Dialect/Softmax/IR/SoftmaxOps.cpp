@@ -216,5 +216,98 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
   return {};
 }
 
+//===----------------------------------------------------------------------===//
+// softmax.fused
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::verify() {
+  RankedTensorType type = getInput().getType();
+  if (failed(verifyAxis(*this, getAxis(), type)))
+    return failure();
+  if (type.getShape() != getResult().getType().getShape())
+    return emitOpError("result shape must match the input shape, got ")
+           << type << " and " << getResult().getType();
+  int64_t axis = getNormalizedAxis();
+
+  SmallVector<bool> used(getSideOperands().size(), false);
+  auto operandAt = [&](int64_t index, Attribute step) -> FailureOr<Value> {
+    if (index < 0 || index >= static_cast<int64_t>(getSideOperands().size()))
+      return emitOpError() << "prologue step " << step << " refers to operand " << index
+                           << ", but the op has " << getSideOperands().size() << " side operands";
+    used[index] = true;
+    return getSideOperands()[index];
+  };
+  auto tensorOperand = [&](int64_t index, Attribute step) -> FailureOr<RankedTensorType> {
+    FailureOr<Value> value = operandAt(index, step);
+    if (failed(value))
+      return failure();
+    auto t = dyn_cast<RankedTensorType>(value->getType());
+    if (!t)
+      return emitOpError() << "prologue step " << step << " needs a ranked tensor operand, got "
+                           << value->getType();
+    return t;
+  };
+
+  for (Attribute step : getPrologue()) {
+    if (isa<ScaleStepAttr>(step)) {
+      if (!cast<ScaleStepAttr>(step).getFactor().isFinite())
+        return emitOpError() << "prologue step " << step << " has a non-finite factor";
+    } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
+      FailureOr<Value> value = operandAt(scaleBy.getOperand(), step);
+      if (failed(value))
+        return failure();
+      if (!isa<FloatType>(value->getType()))
+        return emitOpError() << "prologue step " << step << " needs a float scalar operand, got "
+                             << value->getType();
+    } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
+      FailureOr<RankedTensorType> t = tensorOperand(bias.getOperand(), step);
+      if (failed(t) || failed(verifyBroadcast(*this, "bias", t->getShape(), type.getShape(),
+                                              "input")))
+        return failure();
+      if (!isa<FloatType>(t->getElementType()))
+        return emitOpError() << "prologue step " << step << " needs a float tensor, got " << *t;
+    } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
+      if (mask.getFill().isNaN())
+        return emitOpError() << "prologue step " << step << " has a NaN fill value";
+      if (mask.getKind() == MaskKind::causal) {
+        if (axis == 0)
+          return emitOpError("a causal mask needs a query dimension before the column axis");
+        continue;
+      }
+      FailureOr<RankedTensorType> t = tensorOperand(mask.getOperand(), step);
+      if (failed(t))
+        return failure();
+      if (mask.getKind() == MaskKind::padding) {
+        if (!t->getElementType().isInteger(32) && !t->getElementType().isInteger(64))
+          return emitOpError() << "padding lengths must have i32 or i64 elements, got " << *t;
+        SmallVector<int64_t> rowShape(type.getShape());
+        rowShape.erase(rowShape.begin() + axis);
+        if (failed(verifyBroadcast(*this, "lengths", t->getShape(), rowShape, "row")))
+          return failure();
+      } else {
+        if (!t->getElementType().isInteger(1))
+          return emitOpError() << "a tensor mask must have i1 elements, got " << *t;
+        if (failed(verifyBroadcast(*this, "mask", t->getShape(), type.getShape(), "input")))
+          return failure();
+      }
+    } else if (auto round = dyn_cast<RoundStepAttr>(step)) {
+      Type t = round.getType();
+      if (!t.isF16() && !t.isBF16() && !t.isF32())
+        return emitOpError() << "prologue step " << step << " must round to f16, bf16 or f32";
+    } else {
+      return emitOpError() << "prologue entries must be #softmax.scale, #softmax.scale_by, "
+                              "#softmax.bias, #softmax.mask or #softmax.round, got "
+                           << step;
+    }
+  }
+  for (auto [index, isUsed] : llvm::enumerate(used))
+    if (!isUsed)
+      return emitOpError() << "side operand " << index << " is not used by any prologue step";
+
+  if (StrategyAttr strategy = getStrategyAttr())
+    return strategy.verifyRowWidth([&] { return emitOpError(); }, getRowWidth());
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "softmax/Dialect/Softmax/IR/SoftmaxOps.cpp.inc"

@@ -25,3 +25,12 @@ llvm_config.with_environment("PATH", config.softmax_tools_dir, append_path=True)
 
 tool_dirs = [config.softmax_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["softmax-opt"], tool_dirs)
+
+# ptxas (from a CUDA toolkit) assembles the generated PTX in the tests that need it.
+import shutil
+ptxas = shutil.which("ptxas") or next(
+    (p for p in [os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")]
+     if os.path.exists(p)), None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -218,9 +218,13 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     3. `softmax` / `log_softmax` over the row, with the `masked_rows` policy, or nothing (`none`);
     4. the result stored in the result's element type (the fused epilogue cast).
 
-    Side operands are referenced by their index among `side_operands`. `strategy` (see
-    `#softmax.strategy`) is set by `softmax-select-strategy` or by hand and obeyed by
-    `softmax-lower-to-gpu`.
+    Side operands are referenced by their index among `side_operands`.
+
+    `strategies` (a list of `#softmax.strategy`) is set by `softmax-select-strategy` or by hand
+    and obeyed by `softmax-lower-to-gpu`: each entry becomes a kernel, and the host code runs the
+    first entry that can handle the row width (a plan holding the whole row handles widths up to
+    its span; `chunked_online` handles any). With a static width one entry is enough; with a
+    dynamic width the list must end with a `chunked_online` entry.
 
     ```mlir
     %y = softmax.fused softmax %x axis = 2
@@ -235,7 +239,7 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     I64Attr:$axis,
     ArrayAttr:$prologue,
     DefaultValuedAttr<Softmax_MaskedRows, "::mlir::softmax::MaskedRows::zero">:$masked_rows,
-    OptionalAttr<Softmax_StrategyAttr>:$strategy
+    OptionalAttr<TypedArrayAttrBase<Softmax_StrategyAttr, "kernel plans">>:$strategies
   );
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
@@ -251,6 +255,8 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     }
     /// The static row width, or ShapedType::kDynamic.
     int64_t getRowWidth() { return getInput().getType().getDimSize(getNormalizedAxis()); }
+    /// Checks `strategies` against the row width.
+    ::mlir::LogicalResult verifyStrategies();
   }];
 }
 

@@ -65,6 +65,8 @@ LogicalResult StrategyAttr::verifyRowWidth(function_ref<InFlightDiagnostic()> em
                                            int64_t width) const {
   if (ShapedType::isDynamic(width) || !holdsWholeRow() || width <= getSpan())
     return success();
+  if (!emitError)
+    return failure();
   return emitError() << "strategy " << *this << " holds rows of at most " << getSpan()
                      << " elements (lanes * vector * chunks), but the row has " << width;
 }

@@ -304,9 +304,29 @@ LogicalResult FusedOp::verify() {
     if (!isUsed)
       return emitOpError() << "side operand " << index << " is not used by any prologue step";
 
-  if (StrategyAttr strategy = getStrategyAttr())
-    return strategy.verifyRowWidth([&] { return emitOpError(); }, getRowWidth());
-  return success();
+  return verifyStrategies();
+}
+
+LogicalResult FusedOp::verifyStrategies() {
+  ArrayAttr strategies = getStrategiesAttr();
+  if (!strategies)
+    return success();
+  if (strategies.empty())
+    return emitOpError("'strategies' must list at least one kernel plan");
+  int64_t width = getRowWidth();
+  auto plans = strategies.getAsRange<StrategyAttr>();
+  if (ShapedType::isDynamic(width)) {
+    if (cast<StrategyAttr>(strategies[strategies.size() - 1]).holdsWholeRow())
+      return emitOpError("a dynamic row width needs a final chunked_online entry in "
+                         "'strategies' (any width), got ")
+             << strategies;
+    return success();
+  }
+  if (llvm::any_of(plans, [&](StrategyAttr s) { return succeeded(s.verifyRowWidth(nullptr, width)); }))
+    return success();
+  // None fits: report against the last (widest) plan.
+  return cast<StrategyAttr>(strategies[strategies.size() - 1])
+      .verifyRowWidth([&] { return emitOpError(); }, width);
 }
 
 #define GET_OP_CLASSES

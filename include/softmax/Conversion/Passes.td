@@ -1,0 +1,35 @@
+//===- Passes.td - Conversions out of the softmax dialect --*- tablegen -*-===//
+
+#ifndef SOFTMAX_CONVERSION_PASSES_TD
+#define SOFTMAX_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower softmax.fused ops to GPU kernels and host code that launches them";
+  let description = [{
+    Every function holding `softmax.fused` ops (run `softmax-fuse` and
+    `softmax-select-strategy` first) becomes a host function on memrefs in destination-passing
+    style: its tensor arguments become `memref<... , strided<[?, ..., ?, 1], offset: ?>>`
+    arguments (any row stride; the leading dimensions must be contiguous with each other), its
+    tensor results become trailing output memrefs of the same form, and it returns nothing. It
+    gets `llvm.emit_c_interface`, so an embedder calls `_mlir_ciface_<name>`.
+
+    Each fused op becomes one kernel per entry of its `strategies` in the `gpu.module
+    @softmax_kernels`, launched with `gpu.launch_func`; with several entries the host code runs
+    the first whose span covers the row width. Intermediate tensors live in `gpu.alloc` buffers.
+    The kernels use 16-byte vector accesses where the rows are aligned (checked at run time),
+    exact scalar paths for tails and unaligned strides, f32 arithmetic, warp shuffles and shared
+    memory for the reductions, and do not read the lanes that a padding or causal mask removes.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // SOFTMAX_CONVERSION_PASSES_TD

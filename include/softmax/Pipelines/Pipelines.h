@@ -1,0 +1,64 @@
+//===- Pipelines.h - The softmax-to-nvvm pipeline ---------------*- C++ -*-===//
+//
+// One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the C++/C API and
+// the tests, so that all of them compile exactly the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_PIPELINES_PIPELINES_H
+#define SOFTMAX_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace softmax {
+
+#define GEN_PASS_DECL
+#include "softmax/Pipelines/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "softmax/Pipelines/Passes.h.inc"
+
+struct SoftmaxToNVVMOptions : public PassPipelineOptions<SoftmaxToNVVMOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (the PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimisation level of the kernels"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary format: isa (PTX, JIT-compiled by the driver), bin "
+                     "(cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> registersPerThread{
+      *this, "registers-per-thread",
+      llvm::cl::desc("Register budget of a thread for strategy selection (0: the chip's)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Largest block for strategy selection (0: the chip's)"), llvm::cl::init(0)};
+  PassOptions::Option<std::string> ptxFile{
+      *this, "ptx-file",
+      llvm::cl::desc("Also write the kernels' PTX to this file ('-': standard error; format=isa)"),
+      llvm::cl::init("")};
+};
+
+/// softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu, then upstream GPU -> NVVM ->
+/// binary and host -> LLVM, then softmax-check-ptx.
+void buildSoftmaxToNVVMPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
+
+/// Registers --softmax-to-nvvm and the pipeline's own passes.
+void registerSoftmaxPipelines();
+
+} // namespace softmax
+} // namespace mlir
+
+#endif // SOFTMAX_PIPELINES_PIPELINES_H

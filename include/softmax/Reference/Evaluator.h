@@ -1,0 +1,101 @@
+//===- Evaluator.h - The float64 reference for softmax programs -*- C++ -*-===//
+//
+// Evaluates a softmax-dialect program (a func.func whose body holds softmax.* ops and
+// func.return) on host data in double precision, with the documented meaning of each op. It is
+// the independent reference the runner checks compiled kernels against, so it shares nothing with
+// the GPU lowering: it interprets the ops one at a time, in program order.
+//
+// Precision contract (see docs/reference.md):
+//  - every value is a double; only softmax.cast, #softmax.round steps and the store of a
+//    softmax.fused result round (to nearest even, through FloatFormats.h);
+//  - function results are returned unrounded; roundToStorage() rounds them to their declared
+//    types, as the runner does before comparing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_REFERENCE_EVALUATOR_H
+#define SOFTMAX_REFERENCE_EVALUATOR_H
+
+#include "softmax/Reference/FloatFormats.h"
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/LogicalResult.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+
+namespace softmax::reference {
+
+/// A dense row-major (packed, last dimension contiguous) tensor. Every element type is held as a
+/// double: floats exactly, i1 as 0 or 1, i32 / i64 as their (exactly representable) values.
+struct HostTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> data;
+
+  HostTensor() = default;
+  HostTensor(std::vector<int64_t> shape, std::vector<double> data)
+      : shape(std::move(shape)), data(std::move(data)) {}
+  /// A tensor of `shape` filled with `value`.
+  static HostTensor filled(std::vector<int64_t> shape, double value);
+
+  /// The product of the dimensions (1 for rank 0).
+  int64_t getNumElements() const;
+  int64_t getRank() const { return static_cast<int64_t>(shape.size()); }
+};
+
+/// A function argument or result: a ranked tensor or a scalar (float, integer or index, as a
+/// double).
+struct HostValue {
+  bool isTensor = false;
+  double scalar = 0.0; // when !isTensor
+  HostTensor tensor;   // when isTensor
+
+  static HostValue ofScalar(double value);
+  static HostValue ofTensor(HostTensor tensor);
+};
+
+/// Evaluates `fn` on `args` (one per function argument, in order). Tensor arguments give the
+/// dynamic dimensions; their shapes must agree with the declared types. Float arguments are taken
+/// as they are (they are expected to be representable in their declared types already).
+///
+/// Supported ops: softmax.softmax, softmax.log_softmax, softmax.scale, softmax.add_bias,
+/// softmax.mask, softmax.cast, softmax.fused, arith.constant (float / integer scalars and dense
+/// tensors) and func.return. Anything else fails with `error` naming the op and its location;
+/// so do run-time shape mismatches (a dynamic dimension that does not broadcast).
+///
+/// The results are not rounded to their declared types: call roundToStorage() for that.
+llvm::FailureOr<std::vector<HostValue>> evaluate(func::FuncOp fn, llvm::ArrayRef<HostValue> args,
+                                                 std::string &error);
+
+/// evaluate(), taking the arguments over instead of copying them: their tensors become the
+/// working storage of the ops (a chain on a large tensor then needs no second copy of it), and
+/// `args` is moved from.
+llvm::FailureOr<std::vector<HostValue>>
+evaluateConsuming(func::FuncOp fn, std::vector<HostValue> &&args, std::string &error);
+
+/// The float format of `type` (f64, f32, f16, bf16), or nothing for other types.
+std::optional<FloatFormat> getFloatFormat(Type type);
+
+/// `value` rounded to the float type `type` (f64, f32, f16 or bf16); other types leave it as is.
+double roundTo(double value, Type type);
+
+/// Rounds `value` in place to the storage type `type`: a float type or a tensor of floats rounds
+/// every element to nearest even; integer types are left as they are. This is what the runner
+/// applies to each result of evaluate() before comparing (results are stored in their types).
+void roundToStorage(HostValue &value, Type type);
+
+/// roundToStorage() for every result of `fn`, with the result types of its signature.
+void roundResultsToStorage(func::FuncOp fn, std::vector<HostValue> &results);
+
+} // namespace softmax::reference
+} // namespace mlir
+
+#endif // SOFTMAX_REFERENCE_EVALUATOR_H

@@ -1,0 +1,311 @@
+//===- LowerToGPU.cpp - softmax.fused to kernels and host code ------------===//
+//
+// A function on tensors becomes a host function on memrefs in destination-passing style; each
+// softmax.fused op becomes a kernel launch (one kernel per entry of its `strategies`, dispatched
+// on the row width at run time when there are several).
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax/Conversion/Passes.h"
+
+#include "RowKernel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_LOWERTOGPUPASS
+#include "softmax/Conversion/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+
+constexpr StringLiteral kKernelModuleName = "softmax_kernels";
+
+bool isSoftmaxOp(Operation *op) { return isa<SoftmaxDialect>(op->getDialect()); }
+
+/// The rows of `memref` (any rank >= 1, last dimension the row) as
+/// memref<?x?xT, strided<[?, 1], offset: ?>>.
+Value viewAsRows(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value rows = memref;
+  if (type.getRank() == 1) {
+    SmallVector<OpFoldResult> shape{b.getIndexAttr(1)};
+    if (type.isDynamicDim(0))
+      shape.push_back(memref::DimOp::create(b, loc, memref, 0).getResult());
+    else
+      shape.push_back(b.getIndexAttr(type.getDimSize(0)));
+    SmallVector<ReassociationIndices> reassociation{{0, 1}};
+    SmallVector<int64_t> staticShape{1, type.getDimSize(0)};
+    FailureOr<MemRefType> expanded =
+        memref::ExpandShapeOp::computeExpandedType(type, staticShape, reassociation);
+    rows = memref::ExpandShapeOp::create(b, loc, *expanded, memref, reassociation, shape);
+  } else if (type.getRank() > 2) {
+    ReassociationIndices leading = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank() - 1));
+    SmallVector<ReassociationIndices> reassociation{leading, {type.getRank() - 1}};
+    rows = memref::CollapseShapeOp::create(b, loc, memref, reassociation);
+  }
+  return memref::CastOp::create(b, loc, getRowsMemRefType(type.getElementType()), rows);
+}
+
+class FunctionLowering {
+public:
+  FunctionLowering(func::FuncOp func, gpu::GPUModuleOp kernels)
+      : func(func), kernels(kernels), builder(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult checkSupported();
+  LogicalResult lowerFused(FusedOp op, Value destination);
+  void launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
+              ArrayRef<Value> kernelOperands, Value rowCount);
+  Value memrefFor(Value tensor) { return memrefs.lookup(tensor); }
+
+  func::FuncOp func;
+  gpu::GPUModuleOp kernels;
+  OpBuilder builder;
+  IRMapping scalars;
+  DenseMap<Value, Value> memrefs; ///< tensor value -> its device buffer
+  int64_t kernelCount = 0;
+};
+
+LogicalResult FunctionLowering::checkSupported() {
+  for (Type type : func.getArgumentTypes())
+    if (!isa<RankedTensorType, IntegerType, FloatType, IndexType>(type))
+      return func.emitError() << "softmax-lower-to-gpu: unsupported argument type " << type;
+  for (Type type : func.getResultTypes())
+    if (!isa<RankedTensorType>(type))
+      return func.emitError() << "softmax-lower-to-gpu: results must be ranked tensors, got "
+                              << type;
+  WalkResult result = func.walk([&](Operation *op) {
+    if (auto fused = dyn_cast<FusedOp>(op)) {
+      if (fused.getNormalizedAxis() != fused.getInput().getType().getRank() - 1) {
+        fused.emitOpError("softmax-lower-to-gpu supports the last axis only; transpose the "
+                          "input so that rows are contiguous");
+        return WalkResult::interrupt();
+      }
+      if (!fused.getStrategiesAttr()) {
+        fused.emitOpError("has no 'strategies': run softmax-select-strategy first");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    if (isSoftmaxOp(op)) {
+      op->emitOpError("must be fused before softmax-lower-to-gpu: run softmax-fuse first");
+      return WalkResult::interrupt();
+    }
+    if (op == func || isa<func::ReturnOp>(op))
+      return WalkResult::advance();
+    if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ShapedType>) ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>)) {
+      op->emitOpError("on tensors is not supported by softmax-lower-to-gpu");
+      return WalkResult::interrupt();
+    }
+    if (op->getNumRegions() != 0) {
+      op->emitOpError("with regions is not supported by softmax-lower-to-gpu");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void FunctionLowering::launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
+                              ArrayRef<Value> kernelOperands, Value rowCount) {
+  Location loc = op.getLoc();
+  Value rowsPerBlock = arith::ConstantIndexOp::create(builder, loc, plan.getRows());
+  Value blocks = arith::CeilDivUIOp::create(builder, loc, rowCount, rowsPerBlock);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value threads = arith::ConstantIndexOp::create(builder, loc, plan.getBlockSize());
+  gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
+                            gpu::KernelDim3{threads, one, one},
+                            /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+}
+
+LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
+  Location loc = op.getLoc();
+  Value input = memrefFor(op.getInput());
+  SmallVector<Value> operands{viewAsRows(builder, loc, input),
+                              viewAsRows(builder, loc, destination)};
+  for (Value side : op.getSideOperands())
+    operands.push_back(isa<ShapedType>(side.getType()) ? memrefFor(side)
+                                                       : scalars.lookup(side));
+  auto inputType = cast<MemRefType>(input.getType());
+  for (int64_t d = 0; d + 1 < inputType.getRank(); ++d)
+    operands.push_back(memref::DimOp::create(builder, loc, input, d));
+
+  Value rowCount = memref::DimOp::create(builder, loc, operands[0], 0);
+  Value width = memref::DimOp::create(builder, loc, operands[0], 1);
+
+  // The kernels, in dispatch order. With a static width only the first plan that fits runs.
+  SmallVector<StrategyAttr> plans = llvm::to_vector(op.getStrategiesAttr().getAsRange<StrategyAttr>());
+  int64_t staticWidth = op.getRowWidth();
+  if (!ShapedType::isDynamic(staticWidth)) {
+    auto fits = llvm::find_if(plans, [&](StrategyAttr plan) {
+      return succeeded(plan.verifyRowWidth(nullptr, staticWidth));
+    });
+    if (fits == plans.end())
+      return op.verifyStrategies();
+    plans = {*fits};
+  }
+  std::string base = (func.getSymName() + "_" + Twine(kernelCount++)).str();
+  SmallVector<gpu::GPUFuncOp> kernelFuncs;
+  for (auto [i, plan] : llvm::enumerate(plans)) {
+    std::string name = base + "_" + stringifyKernelPlan(plan.getPlan()).str();
+    if (plans.size() > 1)
+      name += "_" + std::to_string(i);
+    kernelFuncs.push_back(buildRowKernel(builder, kernels, name, op, plan));
+  }
+
+  // Nothing to do for an empty tensor (and a grid of zero blocks is a launch error).
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value nonEmpty = arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, rowCount, zero),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, width, zero));
+  auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, false);
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  // Dispatch: if (width <= span_0) plan_0 else if (width <= span_1) plan_1 ... else the last.
+  for (auto [i, plan] : llvm::enumerate(plans)) {
+    if (i + 1 == plans.size() || !plan.holdsWholeRow()) {
+      launch(op, plan, kernelFuncs[i], operands, rowCount);
+      break;
+    }
+    Value span = arith::ConstantIndexOp::create(builder, loc, plan.getSpan());
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, width, span);
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fits, true);
+    builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    launch(op, plan, kernelFuncs[i], operands, rowCount);
+    builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  }
+  return success();
+}
+
+LogicalResult FunctionLowering::run() {
+  if (failed(checkSupported()))
+    return failure();
+  MLIRContext *context = func.getContext();
+  Location loc = func.getLoc();
+  FunctionType oldType = func.getFunctionType();
+
+  // Tensors become strided memrefs; results become trailing output arguments.
+  auto convert = [](Type type) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      return getStridedMemRefType(tensor);
+    return type;
+  };
+  SmallVector<Type> argTypes = llvm::map_to_vector(oldType.getInputs(), convert);
+  for (Type result : oldType.getResults())
+    argTypes.push_back(convert(result));
+
+  builder.setInsertionPoint(func);
+  auto host = func::FuncOp::create(builder, loc, func.getSymName(),
+                                   FunctionType::get(context, argTypes, {}));
+  host.setVisibility(func.getVisibility());
+  host->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+  Block *entry = host.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  unsigned numInputs = oldType.getNumInputs();
+  for (auto [oldArg, newArg] : llvm::zip(func.getArguments(), entry->getArguments())) {
+    if (isa<RankedTensorType>(oldArg.getType()))
+      memrefs[oldArg] = newArg;
+    else
+      scalars.map(oldArg, newArg);
+  }
+  ArrayRef<BlockArgument> outputs = entry->getArguments().drop_front(numInputs);
+
+  // A fused result that is returned is computed straight into its output buffer. Anything
+  // else (an argument, a value returned twice) needs the copy that softmax-fuse inserts.
+  auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  DenseMap<Value, Value> destinations;
+  for (auto [i, value] : llvm::enumerate(returnOp.getOperands())) {
+    if (!value.getDefiningOp<FusedOp>() || destinations.count(value))
+      return returnOp.emitOpError()
+             << "result " << i
+             << " is not a softmax.fused result of its own (an argument, or a value returned "
+                "twice): run softmax-fuse, which inserts the copy";
+    destinations[value] = outputs[i];
+  }
+
+  SmallVector<Value> temporaries;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (auto fused = dyn_cast<FusedOp>(op)) {
+      Value destination = destinations.lookup(fused.getResult());
+      if (!destination) {
+        // An intermediate tensor: a device buffer for the rest of the call.
+        auto type = cast<RankedTensorType>(fused.getType());
+        SmallVector<Value> sizes;
+        Value input = memrefFor(fused.getInput());
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          if (type.isDynamicDim(d))
+            sizes.push_back(memref::DimOp::create(builder, loc, input, d));
+        // gpu-to-llvm lowers the async forms only: wait on nothing, allocate, wait.
+        auto tokenType = gpu::AsyncTokenType::get(context);
+        Value ready = gpu::WaitOp::create(builder, loc, tokenType, ValueRange()).getAsyncToken();
+        auto alloc = gpu::AllocOp::create(
+            builder, fused.getLoc(), MemRefType::get(type.getShape(), type.getElementType()),
+            tokenType, ValueRange{ready}, sizes, /*symbolOperands=*/ValueRange());
+        gpu::WaitOp::create(builder, loc, Type(), ValueRange{alloc.getAsyncToken()});
+        temporaries.push_back(alloc.getMemref());
+        destination = memref::CastOp::create(builder, loc, getStridedMemRefType(type),
+                                             alloc.getMemref());
+      }
+      if (failed(lowerFused(fused, destination)))
+        return failure();
+      memrefs[fused.getResult()] = destination;
+      continue;
+    }
+    builder.clone(op, scalars);
+  }
+  for (Value buffer : temporaries) {
+    auto tokenType = gpu::AsyncTokenType::get(context);
+    Value ready = gpu::WaitOp::create(builder, loc, tokenType, ValueRange()).getAsyncToken();
+    Value done = gpu::DeallocOp::create(builder, loc, tokenType, ValueRange{ready}, buffer)
+                     .getAsyncToken();
+    gpu::WaitOp::create(builder, loc, Type(), ValueRange{done});
+  }
+  func::ReturnOp::create(builder, loc);
+  func.erase();
+  return success();
+}
+
+struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() &&
+          func.walk([](Operation *op) {
+                return isSoftmaxOp(op) ? WalkResult::interrupt() : WalkResult::advance();
+              }).wasInterrupted())
+        functions.push_back(func);
+    if (functions.empty())
+      return;
+
+    MLIRContext *context = &getContext();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(context));
+    OpBuilder builder(context);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+    if (!kernels)
+      kernels = gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName);
+
+    for (func::FuncOp func : functions) {
+      if (func.getBody().getBlocks().size() != 1) {
+        func.emitError("softmax-lower-to-gpu: functions must have a single block");
+        return signalPassFailure();
+      }
+      if (failed(FunctionLowering(func, kernels).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,667 @@
+//===- RowKernel.cpp - GPU kernels for one softmax.fused plan -------------===//
+//
+// One kernel shape serves every plan: `lanes` threads share a row, a block holds `rows` rows,
+// and each thread owns `chunks` vectors of `vector` elements of a span of
+// `lanes * vector * chunks` columns:
+//
+//   column(lane, c, v) = span_base + (c * lanes + lane) * vector + v
+//
+// so that consecutive lanes touch consecutive 16-byte vectors (coalesced). The register plans
+// (multi_row, row_registers) keep the row's values in registers between the reductions and the
+// store: one read, one write. The chunked online plan loops over spans keeping a running max and
+// sum, then loops again to normalise: two reads, one write, any width.
+//
+// Arithmetic is f32 whatever the storage type. exp and log use ex2.approx / lg2.approx (no
+// libdevice): exp(x - m) = 2^((x - m) * log2 e).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+MemRefType mlir::softmax::getStridedMemRefType(ShapedType type) {
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  if (rank > 0)
+    strides.back() = 1;
+  auto layout = StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides);
+  return MemRefType::get(type.getShape(), type.getElementType(), layout);
+}
+
+MemRefType mlir::softmax::getRowsMemRefType(Type elementType) {
+  return getStridedMemRefType(
+      RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic}, elementType));
+}
+
+SmallVector<Type> mlir::softmax::getRowKernelParameterTypes(FusedOp op) {
+  SmallVector<Type> types{getRowsMemRefType(op.getInput().getType().getElementType()),
+                          getRowsMemRefType(op.getResult().getType().getElementType())};
+  for (Value side : op.getSideOperands())
+    types.push_back(isa<ShapedType>(side.getType())
+                        ? Type(getStridedMemRefType(cast<ShapedType>(side.getType())))
+                        : side.getType());
+  int64_t rank = op.getInput().getType().getRank();
+  types.append(std::max<int64_t>(rank - 1, 0), IndexType::get(op.getContext()));
+  return types;
+}
+
+namespace {
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
+
+/// Emits the body of one kernel. The members hold the values every part needs (the thread's
+/// row, its column limits, the per-row state of the masks).
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
+      : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func),
+        lanes(plan.getLanes()), rows(plan.getRows()), vector(plan.getVector()),
+        chunks(plan.getChunks()), rank(op.getInput().getType().getRank()),
+        f32(b.getF32Type()) {}
+
+  void emit();
+
+private:
+  // Constants and small helpers.
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32Const(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
+  }
+  Value i32Const(int32_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
+  Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
+  Value toF32(Value v);
+  Value fromF32(Value v, Type type);
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.f32", x); }
+  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
+  Value intrinsic(StringRef name, Value x) {
+    return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name), ValueRange{x})
+        .getResult(0);
+  }
+  Value cmpi(arith::CmpIPredicate p, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  }
+  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
+  Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value minsi(Value l, Value r) { return arith::MinSIOp::create(b, loc, l, r); }
+  Value maxsi(Value l, Value r) { return arith::MaxSIOp::create(b, loc, l, r); }
+  /// `then` yields one value of `type` when `cond` holds, `otherwise` is yielded else.
+  Value ifElse(Value cond, Type type, function_ref<Value()> then,
+               function_ref<Value()> otherwise);
+  void ifThen(Value cond, function_ref<void()> then);
+
+  // The row context, computed once per thread.
+  void emitRowContext();
+  Value rowIndex(int64_t dim) { return rowIdx[dim]; }
+  /// Whether a vector access of `memref` at (row, 0) + k * vector stays aligned.
+  Value isVectorAligned(Value memref, Type elementType);
+  /// Index into a side operand that broadcasts to the input (`toRow` false) or to the row shape.
+  SmallVector<Value> broadcastIndices(Value side, Value column, bool toRow);
+
+  // Per element.
+  Value applyPrologue(Value value, Value column);
+  /// The `vector` values (f32, prologue applied, -inf beyond the read limit) at column0.
+  SmallVector<Value> loadValues(Value column0);
+  void storeValues(Value column0, ArrayRef<Value> values);
+
+  // Across the lanes of a row.
+  Value reduce(Value value, bool isMax, int64_t buffer);
+  std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  Value combine(Value l, Value r, bool isMax) {
+    return isMax ? Value(arith::MaximumFOp::create(b, loc, l, r))
+                 : Value(arith::AddFOp::create(b, loc, l, r));
+  }
+
+  // The normalisation of one value given the row's max and sum.
+  struct RowStats {
+    Value maxSafe;  ///< the max, or 0 for a row of -inf (so that x - max is never NaN there)
+    Value masked;   ///< the row is all -inf
+    Value invSum;   ///< 1 / sum
+    Value logSum;   ///< ln(sum)
+  };
+  RowStats finishStats(Value max, Value sum);
+  Value expShifted(Value value, Value maxSafe) {
+    Value shifted = arith::SubFOp::create(b, loc, value, maxSafe);
+    return exp2(arith::MulFOp::create(b, loc, shifted, f32Const(kLog2E)));
+  }
+  Value normalize(Value value, Value expValue, const RowStats &stats);
+
+  void emitRegisterPlan();
+  void emitChunkedPlan();
+
+  OpBuilder &b;
+  Location loc;
+  FusedOp op;
+  StrategyAttr plan;
+  gpu::GPUFuncOp func;
+  int64_t lanes, rows, vector, chunks, rank;
+  Type f32;
+
+  // Kernel arguments.
+  Value in, out, smem;
+  SmallVector<Value> side;
+  SmallVector<Value> leadingSizes;
+  SmallVector<Value> scalarFactors; ///< side scalars widened to f32 (null for tensors)
+
+  // Row context.
+  Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
+  Value inAligned, outAligned, lastRow, lastColumn;
+  SmallVector<Value> rowIdx;
+  DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
+  bool skipRemoved = false;               ///< removed lanes are never read (see emitRowContext)
+};
+
+Value KernelEmitter::toF32(Value v) {
+  Type t = v.getType();
+  if (t.isF32())
+    return v;
+  if (t.getIntOrFloatBitWidth() < 32)
+    return arith::ExtFOp::create(b, loc, f32, v);
+  return arith::TruncFOp::create(b, loc, f32, v);
+}
+
+Value KernelEmitter::fromF32(Value v, Type type) {
+  if (type.isF32())
+    return v;
+  return arith::TruncFOp::create(b, loc, type, v);
+}
+
+Value KernelEmitter::ifElse(Value cond, Type type, function_ref<Value()> then,
+                            function_ref<Value()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise());
+  return ifOp.getResult(0);
+}
+
+void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  then();
+}
+
+Value KernelEmitter::isVectorAligned(Value memref, Type elementType) {
+  if (vector == 1)
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value zero = index(0);
+  Value ok = cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, index(bytes)),
+                  zero);
+  ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
+                     arith::RemUIOp::create(b, loc, meta.getOffset(), index(vector)), zero));
+  ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
+                     arith::RemUIOp::create(b, loc, meta.getStrides()[0], index(vector)), zero));
+  return ok;
+}
+
+void KernelEmitter::emitRowContext() {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
+  rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
+  row = add(mul(bid, index(rows)), rowInBlock);
+  rowCount = memref::DimOp::create(b, loc, in, 0);
+  int64_t staticWidth = op.getRowWidth();
+  width = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
+                                             : index(staticWidth);
+  rowValid = cmpi(arith::CmpIPredicate::ult, row, rowCount);
+  // Side operands are indexed from a row and a column clamped into the tensor, so that lanes
+  // beyond the row (whose values are discarded) never read out of bounds.
+  lastRow = arith::SubIOp::create(b, loc, rowCount, index(1));
+  lastColumn = arith::SubIOp::create(b, loc, width, index(1));
+  Value safeRow = minsi(row, lastRow);
+  rowIdx.assign(std::max<int64_t>(rank - 1, 0), Value());
+  Value rest = safeRow;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, leadingSizes[d]);
+    rest = arith::DivUIOp::create(b, loc, rest, leadingSizes[d]);
+  }
+
+  // Per-row state of the masks: a padding mask's length, a causal mask's last kept column.
+  ArrayRef<Attribute> steps = op.getPrologue().getValue();
+  for (auto [i, step] : llvm::enumerate(steps)) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    if (!mask)
+      continue;
+    if (mask.getKind() == MaskKind::padding) {
+      Value lengths = side[mask.getOperand()];
+      SmallVector<Value> idx = broadcastIndices(lengths, Value(), /*toRow=*/true);
+      Value length = memref::LoadOp::create(b, loc, lengths, idx);
+      maskRowValue[i] = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+    } else if (mask.getKind() == MaskKind::causal) {
+      // Columns j > i + offset are removed: the last kept one is i + offset.
+      maskRowValue[i] = add(rowIndex(rank - 2), index(mask.getOffset()));
+    }
+  }
+
+  // Lanes that a padding or causal mask removes with -inf need not be read when nothing after
+  // the first such mask can turn -inf into another value: only -inf masks, scales by a positive
+  // constant and roundings follow. Then each row reads columns [0, limit) only.
+  limit = width;
+  std::optional<size_t> first;
+  for (auto [i, step] : llvm::enumerate(steps)) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    if (mask && mask.getKind() != MaskKind::tensor && mask.getFill().isInfinity() &&
+        mask.getFill().isNegative()) {
+      first = i;
+      break;
+    }
+  }
+  if (first) {
+    skipRemoved = llvm::all_of(steps.drop_front(*first), [](Attribute step) {
+      if (auto mask = dyn_cast<MaskStepAttr>(step))
+        return mask.getFill().isInfinity() && mask.getFill().isNegative();
+      if (auto scale = dyn_cast<ScaleStepAttr>(step))
+        return scale.getFactor().isFiniteNonZero() && !scale.getFactor().isNegative();
+      return isa<RoundStepAttr>(step);
+    });
+  }
+  if (skipRemoved) {
+    for (size_t i = *first; i < steps.size(); ++i) {
+      auto mask = dyn_cast<MaskStepAttr>(steps[i]);
+      if (!mask || mask.getKind() == MaskKind::tensor)
+        continue;
+      Value kept = mask.getKind() == MaskKind::padding ? maskRowValue[i]
+                                                       : add(maskRowValue[i], index(1));
+      limit = minsi(limit, maxsi(kept, index(0)));
+    }
+  }
+  limit = select(rowValid, limit, index(0));
+  inAligned = isVectorAligned(in, op.getInput().getType().getElementType());
+  outAligned = isVectorAligned(out, op.getResult().getType().getElementType());
+}
+
+SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column, bool toRow) {
+  auto type = cast<MemRefType>(sideValue.getType());
+  int64_t sideRank = type.getRank();
+  int64_t targetRank = toRow ? rank - 1 : rank;
+  SmallVector<Value> idx;
+  for (int64_t j = 0; j < sideRank; ++j) {
+    int64_t d = targetRank - sideRank + j;
+    Value full = (!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d);
+    int64_t size = type.getDimSize(j);
+    if (size == 1) {
+      idx.push_back(index(0));
+    } else if (ShapedType::isDynamic(size)) {
+      // A dynamic size of 1 broadcasts too.
+      Value dim = memref::DimOp::create(b, loc, sideValue, j);
+      idx.push_back(select(cmpi(arith::CmpIPredicate::eq, dim, index(1)), index(0), full));
+    } else {
+      idx.push_back(full);
+    }
+  }
+  return idx;
+}
+
+Value KernelEmitter::applyPrologue(Value value, Value column) {
+  for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    if (auto scale = dyn_cast<ScaleStepAttr>(step)) {
+      value = arith::MulFOp::create(b, loc, value, f32Const(scale.getFactor().convertToDouble()));
+    } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
+      value = arith::MulFOp::create(b, loc, value, scalarFactors[scaleBy.getOperand()]);
+    } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
+      Value memref = side[bias.getOperand()];
+      Value element = memref::LoadOp::create(b, loc, memref,
+                                             broadcastIndices(memref, column, /*toRow=*/false));
+      value = arith::AddFOp::create(b, loc, value, toF32(element));
+    } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
+      Value removed;
+      switch (mask.getKind()) {
+      case MaskKind::padding:
+        removed = cmpi(arith::CmpIPredicate::sge, column, maskRowValue[i]);
+        break;
+      case MaskKind::causal:
+        removed = cmpi(arith::CmpIPredicate::sgt, column, maskRowValue[i]);
+        break;
+      case MaskKind::tensor: {
+        Value memref = side[mask.getOperand()];
+        Value keep = memref::LoadOp::create(b, loc, memref,
+                                            broadcastIndices(memref, column, /*toRow=*/false));
+        removed = arith::XOrIOp::create(
+            b, loc, keep, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+        break;
+      }
+      }
+      value = select(removed, f32Const(mask.getFill().convertToDouble()), value);
+    } else if (auto round = dyn_cast<RoundStepAttr>(step)) {
+      if (!round.getType().isF32())
+        value = toF32(fromF32(value, round.getType()));
+    }
+  }
+  return value;
+}
+
+SmallVector<Value> KernelEmitter::loadValues(Value column0) {
+  Type elementType = op.getInput().getType().getElementType();
+  auto scalarAt = [&](Value column) {
+    return ifElse(
+        cmpi(arith::CmpIPredicate::slt, column, limit), elementType,
+        [&] { return memref::LoadOp::create(b, loc, in, ValueRange{row, column}).getResult(); },
+        [&] {
+          return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0)).getResult();
+        });
+  };
+  SmallVector<Value> raw;
+  if (vector == 1) {
+    raw.push_back(scalarAt(column0));
+  } else {
+    auto vectorType = VectorType::get({vector}, elementType);
+    Value full = cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), limit);
+    int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+    Value loaded = ifElse(
+        andi(full, inAligned), vectorType,
+        [&] {
+          return vector::LoadOp::create(b, loc, vectorType, in, ValueRange{row, column0},
+                                        /*nontemporal=*/false, llvm::MaybeAlign(bytes))
+              .getResult();
+        },
+        [&] {
+          SmallVector<Value> elements;
+          for (int64_t v = 0; v < vector; ++v)
+            elements.push_back(scalarAt(add(column0, index(v))));
+          return vector::FromElementsOp::create(b, loc, vectorType, elements).getResult();
+        });
+    for (int64_t v = 0; v < vector; ++v)
+      raw.push_back(vector::ExtractOp::create(b, loc, loaded, v));
+  }
+  SmallVector<Value> values;
+  for (auto [v, x] : llvm::enumerate(raw)) {
+    Value column = add(column0, index(v));
+    Value value = applyPrologue(toF32(x), column);
+    values.push_back(select(cmpi(arith::CmpIPredicate::slt, column, limit), value, negInf()));
+  }
+  return values;
+}
+
+void KernelEmitter::storeValues(Value column0, ArrayRef<Value> values) {
+  Type elementType = op.getResult().getType().getElementType();
+  SmallVector<Value> converted;
+  for (Value v : values)
+    converted.push_back(fromF32(v, elementType));
+  auto scalarStores = [&] {
+    for (int64_t v = 0; v < vector; ++v) {
+      Value column = add(column0, index(v));
+      ifThen(andi(rowValid, cmpi(arith::CmpIPredicate::slt, column, width)), [&] {
+        memref::StoreOp::create(b, loc, converted[v], out, ValueRange{row, column});
+      });
+    }
+  };
+  if (vector == 1)
+    return scalarStores();
+  Value full = andi(rowValid, cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), width));
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, andi(full, outAligned),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  auto vectorType = VectorType::get({vector}, elementType);
+  Value packed = vector::FromElementsOp::create(b, loc, vectorType, converted);
+  int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+  vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
+                          llvm::MaybeAlign(bytes));
+  b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  scalarStores();
+}
+
+Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
+  // Within a warp: butterfly shuffles over the lanes of the row. The width stays 32: a smaller
+  // width is not CUDA's segment (see MLIR22-NOTES.md); offsets below `lanes` keep rows apart.
+  int64_t inWarp = std::min<int64_t>(lanes, 32);
+  for (int64_t offset = inWarp / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, loc, value, i32Const(offset), i32Const(32),
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = combine(value, other, isMax);
+  }
+  if (lanes <= 32)
+    return value;
+  // Across the warps of a row, through shared memory.
+  int64_t warps = lanes / 32;
+  Value warp = arith::DivUIOp::create(b, loc, lane, index(32));
+  Value first = mul(rowInBlock, index(warps));
+  Value base = add(index(buffer * rows * warps), first);
+  ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
+         [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{add(base, warp)}); });
+  gpu::BarrierOp::create(b, loc);
+  Value result = memref::LoadOp::create(b, loc, smem, ValueRange{base});
+  for (int64_t w = 1; w < warps; ++w)
+    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{add(base, index(w))}),
+                     isMax);
+  return result;
+}
+
+std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
+  // Combines running (max, sum) pairs: sum' = sum_a 2^((m_a - m) log2e) + sum_b 2^(...).
+  auto merge = [&](Value ma, Value sa, Value mb, Value sb) {
+    Value m = arith::MaximumFOp::create(b, loc, ma, mb);
+    Value safe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
+                        f32Const(0.0), m);
+    Value s = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, sa, expShifted(ma, safe)),
+        arith::MulFOp::create(b, loc, sb, expShifted(mb, safe)));
+    return std::pair<Value, Value>(m, s);
+  };
+  int64_t inWarp = std::min<int64_t>(lanes, 32);
+  for (int64_t offset = inWarp / 2; offset >= 1; offset /= 2) {
+    auto shuffle = [&](Value v) {
+      return gpu::ShuffleOp::create(b, loc, v, i32Const(offset), i32Const(32),
+                                    gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    };
+    std::tie(max, sum) = merge(max, sum, shuffle(max), shuffle(sum));
+  }
+  if (lanes <= 32)
+    return {max, sum};
+  int64_t warps = lanes / 32;
+  Value warp = arith::DivUIOp::create(b, loc, lane, index(32));
+  Value maxBase = mul(rowInBlock, index(warps));
+  Value sumBase = add(index(rows * warps), maxBase);
+  ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
+         [&] {
+           memref::StoreOp::create(b, loc, max, smem, ValueRange{add(maxBase, warp)});
+           memref::StoreOp::create(b, loc, sum, smem, ValueRange{add(sumBase, warp)});
+         });
+  gpu::BarrierOp::create(b, loc);
+  max = memref::LoadOp::create(b, loc, smem, ValueRange{maxBase});
+  sum = memref::LoadOp::create(b, loc, smem, ValueRange{sumBase});
+  for (int64_t w = 1; w < warps; ++w) {
+    Value m = memref::LoadOp::create(b, loc, smem, ValueRange{add(maxBase, index(w))});
+    Value s = memref::LoadOp::create(b, loc, smem, ValueRange{add(sumBase, index(w))});
+    std::tie(max, sum) = merge(max, sum, m, s);
+  }
+  return {max, sum};
+}
+
+KernelEmitter::RowStats KernelEmitter::finishStats(Value max, Value sum) {
+  RowStats stats;
+  stats.masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
+  stats.maxSafe = select(stats.masked, f32Const(0.0), max);
+  stats.invSum = arith::DivFOp::create(b, loc, f32Const(1.0), sum);
+  stats.logSum = arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2));
+  return stats;
+}
+
+Value KernelEmitter::normalize(Value value, Value expValue, const RowStats &stats) {
+  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  switch (op.getNormalization()) {
+  case Normalization::softmax: {
+    if (!expValue)
+      expValue = expShifted(value, stats.maxSafe);
+    Value y = arith::MulFOp::create(b, loc, expValue, stats.invSum);
+    return select(stats.masked, f32Const(nanPolicy ? nan : 0.0), y);
+  }
+  case Normalization::log_softmax: {
+    Value shifted = arith::SubFOp::create(b, loc, value, stats.maxSafe);
+    Value y = arith::SubFOp::create(b, loc, shifted, stats.logSum);
+    return select(stats.masked,
+                  f32Const(nanPolicy ? nan : -std::numeric_limits<double>::infinity()), y);
+  }
+  case Normalization::none:
+    return value;
+  }
+  llvm_unreachable("unknown normalization");
+}
+
+void KernelEmitter::emitRegisterPlan() {
+  // Load the row: chunk c of this thread starts at column (c * lanes + lane) * vector.
+  SmallVector<SmallVector<Value>> values;
+  for (int64_t c = 0; c < chunks; ++c) {
+    Value column0 = mul(add(index(c * lanes), lane), index(vector));
+    values.push_back(loadValues(column0));
+  }
+  Normalization normalization = op.getNormalization();
+  SmallVector<SmallVector<Value>> results = values;
+  if (normalization != Normalization::none) {
+    Value max = negInf();
+    for (ArrayRef<Value> chunk : values)
+      for (Value v : chunk)
+        max = combine(max, v, /*isMax=*/true);
+    max = reduce(max, /*isMax=*/true, /*buffer=*/0);
+    Value maxSafe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf()),
+                           f32Const(0.0), max);
+    SmallVector<SmallVector<Value>> exps;
+    Value sum = f32Const(0.0);
+    for (ArrayRef<Value> chunk : values) {
+      exps.emplace_back();
+      for (Value v : chunk) {
+        exps.back().push_back(expShifted(v, maxSafe));
+        sum = combine(sum, exps.back().back(), /*isMax=*/false);
+      }
+    }
+    sum = reduce(sum, /*isMax=*/false, /*buffer=*/1);
+    RowStats stats = finishStats(max, sum);
+    for (auto [c, chunk] : llvm::enumerate(values))
+      for (auto [v, value] : llvm::enumerate(chunk))
+        results[c][v] = normalize(value, exps[c][v], stats);
+  }
+  for (int64_t c = 0; c < chunks; ++c) {
+    Value column0 = mul(add(index(c * lanes), lane), index(vector));
+    storeValues(column0, results[c]);
+  }
+}
+
+void KernelEmitter::emitChunkedPlan() {
+  int64_t span = plan.getSpan();
+  Value spanValue = index(span);
+  auto chunkColumn = [&](Value base, int64_t c) {
+    return add(base, mul(add(index(c * lanes), lane), index(vector)));
+  };
+  auto spans = [&](Value columns) { return arith::CeilDivUIOp::create(b, loc, columns, spanValue); };
+
+  Normalization normalization = op.getNormalization();
+  RowStats stats;
+  if (normalization != Normalization::none) {
+    // Pass 1: a running max and sum over the spans that hold readable columns.
+    auto loop = scf::ForOp::create(b, loc, index(0), spans(limit), index(1),
+                                   ValueRange{negInf(), f32Const(0.0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value base = mul(loop.getInductionVar(), spanValue);
+      Value max = loop.getRegionIterArgs()[0];
+      Value sum = loop.getRegionIterArgs()[1];
+      SmallVector<Value> values;
+      for (int64_t c = 0; c < chunks; ++c)
+        llvm::append_range(values, loadValues(chunkColumn(base, c)));
+      Value newMax = max;
+      for (Value v : values)
+        newMax = combine(newMax, v, /*isMax=*/true);
+      Value safe = select(
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, newMax, negInf()),
+          f32Const(0.0), newMax);
+      Value newSum = arith::MulFOp::create(b, loc, sum, expShifted(max, safe));
+      for (Value v : values)
+        newSum = combine(newSum, expShifted(v, safe), /*isMax=*/false);
+      scf::YieldOp::create(b, loc, ValueRange{newMax, newSum});
+    }
+    auto [max, sum] = reduceMaxSum(loop.getResult(0), loop.getResult(1));
+    stats = finishStats(max, sum);
+  }
+  // Pass 2: every column of the row, normalised and stored.
+  auto loop = scf::ForOp::create(b, loc, index(0), spans(width), index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value base = mul(loop.getInductionVar(), spanValue);
+  for (int64_t c = 0; c < chunks; ++c) {
+    Value column0 = chunkColumn(base, c);
+    SmallVector<Value> values = loadValues(column0);
+    if (normalization != Normalization::none)
+      for (Value &v : values)
+        v = normalize(v, Value(), stats);
+    storeValues(column0, values);
+  }
+}
+
+void KernelEmitter::emit() {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  unsigned numSide = op.getSideOperands().size();
+  in = entry.getArgument(0);
+  out = entry.getArgument(1);
+  for (unsigned i = 0; i < numSide; ++i) {
+    Value arg = entry.getArgument(2 + i);
+    side.push_back(arg);
+    scalarFactors.push_back(isa<FloatType>(arg.getType()) ? toF32(arg) : Value());
+  }
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    leadingSizes.push_back(entry.getArgument(2 + numSide + d));
+  if (!func.getWorkgroupAttributions().empty())
+    smem = func.getWorkgroupAttributions().front();
+
+  emitRowContext();
+  if (plan.getPlan() == KernelPlan::chunked_online)
+    emitChunkedPlan();
+  else
+    emitRegisterPlan();
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                                             StringRef name, FusedOp op, StrategyAttr plan) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  MLIRContext *context = builder.getContext();
+  auto type = FunctionType::get(context, getRowKernelParameterTypes(op), {});
+
+  // Shared memory for the cross-warp reductions: two buffers (max, sum) of one slot per warp.
+  SmallVector<Type> workgroup;
+  int64_t warpsPerRow = plan.getLanes() / 32;
+  if (warpsPerRow > 1 && op.getNormalization() != Normalization::none) {
+    auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    workgroup.push_back(MemRefType::get({2 * plan.getRows() * warpsPerRow}, builder.getF32Type(),
+                                        MemRefLayoutAttrInterface(), space));
+  }
+  auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
+  // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
+  for (unsigned i = 0; i < workgroup.size(); ++i)
+    func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
+
+  KernelEmitter(builder, op, plan, func).emit();
+  return func;
+}

@@ -1,0 +1,36 @@
+//===- RowKernel.h - GPU kernels for one softmax.fused plan -----*- C++ -*-===//
+//
+// Internal to the softmax-lower-to-gpu pass: the kernel of one (fused op, plan) pair and the
+// memref types shared by the kernels and the host code that launches them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_ROWKERNEL_H
+#define SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_ROWKERNEL_H
+
+#include "softmax/Dialect/Softmax/IR/Softmax.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::softmax {
+
+/// The memref a tensor becomes on the host and in kernels: the same shape, any offset, any
+/// strides but a unit innermost one.
+MemRefType getStridedMemRefType(ShapedType type);
+
+/// The two-dimensional view of rows that a kernel reads or writes: memref<?x?xT, strided<[?, 1],
+/// offset: ?>>.
+MemRefType getRowsMemRefType(Type elementType);
+
+/// The parameters of the kernel of `op`, in order: input rows, output rows, the side operands
+/// (strided memrefs or scalars), then the sizes of the input's leading dimensions (index).
+SmallVector<Type> getRowKernelParameterTypes(FusedOp op);
+
+/// Builds `gpu.func @name` in `module` computing `op` with `plan`. Rows are the input's
+/// leading dimensions collapsed; the op's axis must be the last.
+gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
+                              FusedOp op, StrategyAttr plan);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_ROWKERNEL_H

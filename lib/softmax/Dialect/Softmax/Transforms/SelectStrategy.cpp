@@ -1,0 +1,169 @@
+//===- SelectStrategy.cpp - Choose a kernel plan by row width -------------===//
+//
+// The numbers behind the thresholds are in docs/strategies.md. In short: a thread keeps 16
+// values of a narrow row (enough bytes in flight per thread, few lanes a row) and up to 32 of a
+// wide one; a row stays in registers while `lanes * values per thread` covers it within the
+// register budget of a block of `lanes` threads; beyond that the chunked online plan reads it
+// twice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax/Target/TargetInfo.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SELECTSTRATEGYPASS
+#include "softmax/Dialect/Softmax/Transforms/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+
+/// Values a thread keeps before more lanes are given to a row.
+constexpr int64_t kValuesPerThread = 16;
+/// Registers a register-plan thread needs besides its values (addresses, indices, the row's
+/// max and sum, loop state); measured with ptxas -v on the generated kernels.
+constexpr int64_t kRegisterOverhead = 32;
+/// Threads of a block of narrow rows.
+constexpr int64_t kBlockThreads = 256;
+
+class Planner {
+public:
+  Planner(MLIRContext *context, const TargetInfo &target, int64_t registerBudget,
+          int64_t maxThreads)
+      : context(context), target(target), registerBudget(registerBudget),
+        maxThreads(maxThreads) {}
+
+  /// The widest vector (in elements) that keeps rows of `width` aligned when packed;
+  /// a dynamic width gets the widest, and the kernel checks alignment at run time.
+  int64_t vectorFor(int64_t width, int64_t elementBytes) const {
+    int64_t vector = target.vectorBytes / elementBytes;
+    if (!ShapedType::isDynamic(width))
+      while (vector > 1 && width % vector != 0)
+        vector /= 2;
+    return vector;
+  }
+
+  /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
+  StrategyAttr registerPlan(int64_t width, int64_t vector, std::optional<int64_t> rowCount) const {
+    int64_t lanes = std::min<int64_t>(
+        maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, kValuesPerThread))));
+    for (; lanes <= maxThreads; lanes *= 2) {
+      int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
+      int64_t rows = rowsPerBlock(lanes, rowCount);
+      int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
+      if (values + kRegisterOverhead > registers || values / vector > 64)
+        continue;
+      KernelPlan plan = lanes <= target.warpSize ? KernelPlan::multi_row : KernelPlan::row_registers;
+      return StrategyAttr::get(context, plan, lanes, rows, vector, values / vector);
+    }
+    return {};
+  }
+
+  /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
+  StrategyAttr chunkedPlan(int64_t vector) const {
+    int64_t chunks = std::max<int64_t>(1, kValuesPerThread / vector);
+    return StrategyAttr::get(context, KernelPlan::chunked_online, maxThreads, 1, vector, chunks);
+  }
+
+  /// The widest row a register plan holds with this element type.
+  int64_t registerLimit(int64_t vector) const {
+    int64_t registers = std::min(registerBudget, target.registersPerThread(maxThreads));
+    int64_t values = (registers - kRegisterOverhead) / vector * vector;
+    return values <= 0 ? 0 : maxThreads * values;
+  }
+
+private:
+  /// Rows per block: enough threads for a block of kBlockThreads, fewer when the rows known to
+  /// exist would not give every multiprocessor two blocks.
+  int64_t rowsPerBlock(int64_t lanes, std::optional<int64_t> rowCount) const {
+    if (lanes >= kBlockThreads)
+      return 1;
+    int64_t rows = kBlockThreads / lanes;
+    if (rowCount) {
+      int64_t wanted = std::max<int64_t>(1, *rowCount / (2 * target.multiprocessors));
+      rows = std::min<int64_t>(rows, int64_t(llvm::bit_floor(uint64_t(wanted))));
+    }
+    // A block is whole warps.
+    return std::max<int64_t>(rows, target.warpSize / std::min(lanes, target.warpSize));
+  }
+
+  MLIRContext *context;
+  const TargetInfo &target;
+  int64_t registerBudget;
+  int64_t maxThreads;
+};
+
+struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategyPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> target = TargetInfo::forChip(chip);
+    if (!target) {
+      getOperation().emitError() << "softmax-select-strategy: unknown chip '" << chip
+                                 << "' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)";
+      return signalPassFailure();
+    }
+    int64_t budget = registersPerThread > 0 ? registersPerThread : target->maxRegistersPerThread;
+    int64_t threads = threadsPerBlock > 0 ? threadsPerBlock : target->maxThreadsPerBlock;
+    if (threads < target->warpSize || threads > target->maxThreadsPerBlock ||
+        !llvm::isPowerOf2_64(threads)) {
+      getOperation().emitError() << "softmax-select-strategy: threads-per-block must be a power "
+                                    "of two in [32, 1024], got "
+                                 << threads;
+      return signalPassFailure();
+    }
+    if (budget <= kRegisterOverhead || budget > target->maxRegistersPerThread) {
+      getOperation().emitError() << "softmax-select-strategy: registers-per-thread must be in ["
+                                 << kRegisterOverhead + 1 << ", "
+                                 << target->maxRegistersPerThread << "], got " << budget;
+      return signalPassFailure();
+    }
+    Planner planner(&getContext(), *target, budget, threads);
+
+    WalkResult result = getOperation().walk([&](FusedOp op) {
+      if (op.getStrategiesAttr())
+        return succeeded(op.verifyStrategies()) ? WalkResult::advance()
+                                                : WalkResult::interrupt();
+      RankedTensorType type = op.getInput().getType();
+      int64_t elementBytes =
+          std::max(type.getElementTypeBitWidth(),
+                   op.getResult().getType().getElementTypeBitWidth()) / 8;
+      int64_t width = op.getRowWidth();
+      int64_t vector = planner.vectorFor(width, elementBytes);
+      std::optional<int64_t> rowCount;
+      if (type.hasStaticShape())
+        rowCount = type.getNumElements() / std::max<int64_t>(1, width);
+
+      SmallVector<Attribute> plans;
+      if (!ShapedType::isDynamic(width)) {
+        StrategyAttr plan = planner.registerPlan(width, vector, rowCount);
+        plans.push_back(plan ? plan : planner.chunkedPlan(vector));
+      } else {
+        // One variant a tier, then any width; the host code runs the first that fits.
+        int64_t limit = planner.registerLimit(vector);
+        for (int64_t tier : {int64_t(32), int64_t(512), int64_t(2048), int64_t(8192), limit}) {
+          if (tier > limit)
+            continue;
+          if (StrategyAttr plan = planner.registerPlan(tier, vector, rowCount))
+            if (plans.empty() || plans.back() != plan)
+              plans.push_back(plan);
+        }
+        plans.push_back(planner.chunkedPlan(vector));
+      }
+      op.setStrategiesAttr(ArrayAttr::get(&getContext(), plans));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,37 @@
+//===- TargetInfo.cpp - The GPU facts that plans depend on ----------------===//
+
+#include "softmax/Target/TargetInfo.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
+using namespace mlir::softmax;
+
+std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
+  // Shared memory per block with the opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), and
+  // the multiprocessor count of the usual data-centre part of each generation.
+  struct Facts {
+    int64_t sharedMemoryPerBlock, multiprocessors;
+  };
+  std::optional<Facts> facts = llvm::StringSwitch<std::optional<Facts>>(chip)
+                                   .Case("sm_80", Facts{163 * 1024, 108})  // A100
+                                   .Case("sm_86", Facts{99 * 1024, 84})    // A40 / RTX 30xx
+                                   .Case("sm_89", Facts{99 * 1024, 142})   // L40S
+                                   .Case("sm_90", Facts{227 * 1024, 132})  // H100 / H200 SXM
+                                   .Case("sm_90a", Facts{227 * 1024, 132})
+                                   .Default(std::nullopt);
+  if (!facts)
+    return std::nullopt;
+  TargetInfo info;
+  info.chip = chip.str();
+  info.sharedMemoryPerBlock = facts->sharedMemoryPerBlock;
+  info.multiprocessors = facts->multiprocessors;
+  return info;
+}
+
+int64_t TargetInfo::registersPerThread(int64_t threads) const {
+  // Registers are allocated per warp in units of 256, i.e. 8 per thread.
+  int64_t fit = registersPerSM / std::max<int64_t>(threads, warpSize);
+  return std::min(maxRegistersPerThread, fit / 8 * 8);
+}

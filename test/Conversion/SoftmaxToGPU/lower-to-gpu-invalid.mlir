@@ -1,0 +1,48 @@
+// RUN: softmax-opt %s --softmax-lower-to-gpu --split-input-file -verify-diagnostics
+
+func.func @unfused(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.softmax' op must be fused before softmax-lower-to-gpu: run softmax-fuse first}}
+  %0 = softmax.softmax %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @no_strategy(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op has no 'strategies': run softmax-select-strategy first}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op softmax-lower-to-gpu supports the last axis only; transpose the input so that rows are contiguous}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{softmax-lower-to-gpu: results must be ranked tensors, got 'f32'}}
+func.func @scalar_result(%x: tensor<4x8xf32>, %t: f32) -> (tensor<4x8xf32>, f32) {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0, %t : tensor<4x8xf32>, f32
+}
+
+// -----
+
+func.func @foreign_tensor_op(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  // expected-error @+1 {{'tensor.empty' op on tensors is not supported by softmax-lower-to-gpu}}
+  %1 = tensor.empty() : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @returns_argument(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  // expected-error @+1 {{'func.return' op result 0 is not a softmax.fused result of its own (an argument, or a value returned twice): run softmax-fuse, which inserts the copy}}
+  return %x : tensor<4x8xf32>
+}

@@ -1,0 +1,25 @@
+// The target's limits move the thresholds.
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{threads-per-block=256}))' | FileCheck %s --check-prefix=T256
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{registers-per-thread=40}))' | FileCheck %s --check-prefix=R40
+// Bad options are diagnosed.
+// RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_70}))' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{threads-per-block=48}))' 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{registers-per-thread=16}))' 2>&1 | FileCheck %s --check-prefix=REGS
+
+// With 256 threads a block, a block may use 248 registers a thread: 64 values of 16384 fit.
+// T256: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>]
+// T256: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>]
+// With 40 registers a thread, 8 values: 1024 x 8 = 8192 is the widest row in registers.
+// R40: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 2>]
+// R40: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// CHIP: error: softmax-select-strategy: unknown chip 'sm_70' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)
+// THREADS: error: softmax-select-strategy: threads-per-block must be a power of two in [32, 1024], got 48
+// REGS: error: softmax-select-strategy: registers-per-thread must be in [33, 255], got 16
+func.func @n8192(%x: tensor<1024x8192xf32>) -> tensor<1024x8192xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<1024x8192xf32> -> tensor<1024x8192xf32>
+  return %0 : tensor<1024x8192xf32>
+}
+func.func @n16384(%x: tensor<1024x16384xf32>) -> tensor<1024x16384xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<1024x16384xf32> -> tensor<1024x16384xf32>
+  return %0 : tensor<1024x16384xf32>
+}

@@ -1,0 +1,351 @@
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy))' --split-input-file | FileCheck %s
+
+// Plans at and around each threshold, for f32, f16 and bf16, with M = 65536 rows:
+//  - multi_row while at most 32 lanes of 16 values cover a row (N <= 512);
+//  - row_registers up to the register limit: 1024 lanes x 32 values = 32768 (64 registers a
+//    thread for a block of 1024, 32 of them for values);
+//  - chunked_online beyond. The vector is the widest dividing N (16 bytes at most).
+
+// CHECK-LABEL: func.func @n1_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
+func.func @n1_f32(%x: tensor<65536x1xf32>) -> tensor<65536x1xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1xf32> -> tensor<65536x1xf32>
+  return %0 : tensor<65536x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n31_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+func.func @n31_f32(%x: tensor<65536x31xf32>) -> tensor<65536x31xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf32> -> tensor<65536x31xf32>
+  return %0 : tensor<65536x31xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>]
+func.func @n32_f32(%x: tensor<65536x32xf32>) -> tensor<65536x32xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xf32> -> tensor<65536x32xf32>
+  return %0 : tensor<65536x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n33_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+func.func @n33_f32(%x: tensor<65536x33xf32>) -> tensor<65536x33xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf32> -> tensor<65536x33xf32>
+  return %0 : tensor<65536x33xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n512_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>]
+func.func @n512_f32(%x: tensor<65536x512xf32>) -> tensor<65536x512xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xf32> -> tensor<65536x512xf32>
+  return %0 : tensor<65536x512xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n513_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+func.func @n513_f32(%x: tensor<65536x513xf32>) -> tensor<65536x513xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf32> -> tensor<65536x513xf32>
+  return %0 : tensor<65536x513xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1024_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>]
+func.func @n1024_f32(%x: tensor<65536x1024xf32>) -> tensor<65536x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xf32> -> tensor<65536x1024xf32>
+  return %0 : tensor<65536x1024xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1025_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+func.func @n1025_f32(%x: tensor<65536x1025xf32>) -> tensor<65536x1025xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf32> -> tensor<65536x1025xf32>
+  return %0 : tensor<65536x1025xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32767_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
+func.func @n32767_f32(%x: tensor<65536x32767xf32>) -> tensor<65536x32767xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xf32> -> tensor<65536x32767xf32>
+  return %0 : tensor<65536x32767xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32768_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>]
+func.func @n32768_f32(%x: tensor<65536x32768xf32>) -> tensor<65536x32768xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xf32> -> tensor<65536x32768xf32>
+  return %0 : tensor<65536x32768xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32769_f32(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+func.func @n32769_f32(%x: tensor<65536x32769xf32>) -> tensor<65536x32769xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf32> -> tensor<65536x32769xf32>
+  return %0 : tensor<65536x32769xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
+func.func @n1_f16(%x: tensor<65536x1xf16>) -> tensor<65536x1xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1xf16> -> tensor<65536x1xf16>
+  return %0 : tensor<65536x1xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n31_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf16> -> tensor<65536x31xf16>
+  return %0 : tensor<65536x31xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xf16> -> tensor<65536x32xf16>
+  return %0 : tensor<65536x32xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n33_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf16> -> tensor<65536x33xf16>
+  return %0 : tensor<65536x33xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n512_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xf16> -> tensor<65536x512xf16>
+  return %0 : tensor<65536x512xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n513_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
+  return %0 : tensor<65536x513xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1024_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xf16> -> tensor<65536x1024xf16>
+  return %0 : tensor<65536x1024xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1025_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
+  return %0 : tensor<65536x1025xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32767_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
+func.func @n32767_f16(%x: tensor<65536x32767xf16>) -> tensor<65536x32767xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xf16> -> tensor<65536x32767xf16>
+  return %0 : tensor<65536x32767xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32768_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>]
+func.func @n32768_f16(%x: tensor<65536x32768xf16>) -> tensor<65536x32768xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xf16> -> tensor<65536x32768xf16>
+  return %0 : tensor<65536x32768xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32769_f16(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+func.func @n32769_f16(%x: tensor<65536x32769xf16>) -> tensor<65536x32769xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf16> -> tensor<65536x32769xf16>
+  return %0 : tensor<65536x32769xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
+func.func @n1_bf16(%x: tensor<65536x1xbf16>) -> tensor<65536x1xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1xbf16> -> tensor<65536x1xbf16>
+  return %0 : tensor<65536x1xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n31_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xbf16> -> tensor<65536x31xbf16>
+  return %0 : tensor<65536x31xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xbf16> -> tensor<65536x32xbf16>
+  return %0 : tensor<65536x32xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n33_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xbf16> -> tensor<65536x33xbf16>
+  return %0 : tensor<65536x33xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n512_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xbf16> -> tensor<65536x512xbf16>
+  return %0 : tensor<65536x512xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n513_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
+  return %0 : tensor<65536x513xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1024_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xbf16> -> tensor<65536x1024xbf16>
+  return %0 : tensor<65536x1024xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n1025_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
+  return %0 : tensor<65536x1025xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32767_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
+func.func @n32767_bf16(%x: tensor<65536x32767xbf16>) -> tensor<65536x32767xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xbf16> -> tensor<65536x32767xbf16>
+  return %0 : tensor<65536x32767xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32768_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>]
+func.func @n32768_bf16(%x: tensor<65536x32768xbf16>) -> tensor<65536x32768xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xbf16> -> tensor<65536x32768xbf16>
+  return %0 : tensor<65536x32768xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n32769_bf16(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+func.func @n32769_bf16(%x: tensor<65536x32769xbf16>) -> tensor<65536x32769xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xbf16> -> tensor<65536x32769xbf16>
+  return %0 : tensor<65536x32769xbf16>
+}
+
+// -----
+// A dynamic width gets one variant a tier and a final chunked_online plan; the host code
+// dispatches on N. The vector is the widest, checked for alignment at run time.
+// CHECK-LABEL: func.func @dynamic_f32
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_bf16
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
+func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
+  return %0 : tensor<64x?xbf16>
+}
+
+// -----
+
+// Few rows: fewer rows a block, so that every multiprocessor gets work.
+// CHECK-LABEL: func.func @few_rows
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 4>]
+func.func @few_rows(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x128xf32> -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+// The output type counts too: an f32 -> f16 softmax moves 16-byte vectors of 4.
+// CHECK-LABEL: func.func @mixed_types
+// CHECK: vector = 4
+func.func @mixed_types(%x: tensor<64x1024xf16>) -> tensor<64x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x1024xf16> -> tensor<64x1024xf32>
+  return %0 : tensor<64x1024xf32>
+}
+
+// -----
+
+// A hand-written plan is kept.
+// CHECK-LABEL: func.func @hand_written
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 2>]
+func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 2>]} : tensor<64x1024xf32> -> tensor<64x1024xf32>
+  return %0 : tensor<64x1024xf32>
+}

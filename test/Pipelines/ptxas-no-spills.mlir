@@ -1,0 +1,151 @@
+// Every plan x f32/f16/bf16, plain and scale + causal + softmax + cast, assembles with ptxas
+// for sm_90 without spills: 0 bytes of stack and of spill stores/loads in every kernel.
+// REQUIRES: ptxas
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+
+// Each kernel once, by name (18 kernels: 3 plans x 3 types x 2 programs).
+// CHECK-DAG: Compiling entry function 'plain_multi_row_f32_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_multi_row_f32_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_multi_row_f16_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_multi_row_f16_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_multi_row_bf16_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_multi_row_bf16_0_multi_row' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_registers_f32_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_registers_f32_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_registers_f16_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_registers_f16_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_registers_bf16_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_registers_bf16_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_chunked_online_f32_0_chunked_online' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_chunked_online_f32_0_chunked_online' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_chunked_online_f16_0_chunked_online' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_chunked_online_f16_0_chunked_online' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_chunked_online_bf16_0_chunked_online' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_chunked_online_bf16_0_chunked_online' for 'sm_90'
+// NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: bytes
+
+func.func @plain_multi_row_f32(%x: tensor<65536x256xf32>) -> tensor<65536x256xf32> {
+  %p = softmax.softmax %x : tensor<65536x256xf32>
+  return %p : tensor<65536x256xf32>
+}
+
+func.func @fused_multi_row_f32(%x: tensor<65536x256xf32>) -> tensor<65536x256xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<65536x256xf32>
+  %c = softmax.mask %s, causal offset = 128 : tensor<65536x256xf32>
+  %p = softmax.softmax %c : tensor<65536x256xf32>
+  %y = softmax.cast %p : tensor<65536x256xf32> to tensor<65536x256xbf16>
+  return %y : tensor<65536x256xbf16>
+}
+
+func.func @plain_multi_row_f16(%x: tensor<65536x256xf16>) -> tensor<65536x256xf16> {
+  %p = softmax.softmax %x : tensor<65536x256xf16>
+  return %p : tensor<65536x256xf16>
+}
+
+func.func @fused_multi_row_f16(%x: tensor<65536x256xf16>) -> tensor<65536x256xf16> {
+  %w = softmax.cast %x : tensor<65536x256xf16> to tensor<65536x256xf32>
+  %s = softmax.scale %w by 0.125 : tensor<65536x256xf32>
+  %c = softmax.mask %s, causal offset = 128 : tensor<65536x256xf32>
+  %p = softmax.softmax %c : tensor<65536x256xf32>
+  %y = softmax.cast %p : tensor<65536x256xf32> to tensor<65536x256xf16>
+  return %y : tensor<65536x256xf16>
+}
+
+func.func @plain_multi_row_bf16(%x: tensor<65536x256xbf16>) -> tensor<65536x256xbf16> {
+  %p = softmax.softmax %x : tensor<65536x256xbf16>
+  return %p : tensor<65536x256xbf16>
+}
+
+func.func @fused_multi_row_bf16(%x: tensor<65536x256xbf16>) -> tensor<65536x256xbf16> {
+  %w = softmax.cast %x : tensor<65536x256xbf16> to tensor<65536x256xf32>
+  %s = softmax.scale %w by 0.125 : tensor<65536x256xf32>
+  %c = softmax.mask %s, causal offset = 128 : tensor<65536x256xf32>
+  %p = softmax.softmax %c : tensor<65536x256xf32>
+  %y = softmax.cast %p : tensor<65536x256xf32> to tensor<65536x256xbf16>
+  return %y : tensor<65536x256xbf16>
+}
+
+func.func @plain_row_registers_f32(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xf32> {
+  %p = softmax.softmax %x : tensor<4096x32768xf32>
+  return %p : tensor<4096x32768xf32>
+}
+
+func.func @fused_row_registers_f32(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<4096x32768xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
+  %p = softmax.softmax %c : tensor<4096x32768xf32>
+  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xbf16>
+  return %y : tensor<4096x32768xbf16>
+}
+
+func.func @plain_row_registers_f16(%x: tensor<4096x32768xf16>) -> tensor<4096x32768xf16> {
+  %p = softmax.softmax %x : tensor<4096x32768xf16>
+  return %p : tensor<4096x32768xf16>
+}
+
+func.func @fused_row_registers_f16(%x: tensor<4096x32768xf16>) -> tensor<4096x32768xf16> {
+  %w = softmax.cast %x : tensor<4096x32768xf16> to tensor<4096x32768xf32>
+  %s = softmax.scale %w by 0.125 : tensor<4096x32768xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
+  %p = softmax.softmax %c : tensor<4096x32768xf32>
+  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xf16>
+  return %y : tensor<4096x32768xf16>
+}
+
+func.func @plain_row_registers_bf16(%x: tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16> {
+  %p = softmax.softmax %x : tensor<4096x32768xbf16>
+  return %p : tensor<4096x32768xbf16>
+}
+
+func.func @fused_row_registers_bf16(%x: tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16> {
+  %w = softmax.cast %x : tensor<4096x32768xbf16> to tensor<4096x32768xf32>
+  %s = softmax.scale %w by 0.125 : tensor<4096x32768xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
+  %p = softmax.softmax %c : tensor<4096x32768xf32>
+  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xbf16>
+  return %y : tensor<4096x32768xbf16>
+}
+
+func.func @plain_chunked_online_f32(%x: tensor<256x50257xf32>) -> tensor<256x50257xf32> {
+  %p = softmax.softmax %x : tensor<256x50257xf32>
+  return %p : tensor<256x50257xf32>
+}
+
+func.func @fused_chunked_online_f32(%x: tensor<256x50257xf32>) -> tensor<256x50257xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<256x50257xf32>
+  %c = softmax.mask %s, causal offset = 25128 : tensor<256x50257xf32>
+  %p = softmax.softmax %c : tensor<256x50257xf32>
+  %y = softmax.cast %p : tensor<256x50257xf32> to tensor<256x50257xbf16>
+  return %y : tensor<256x50257xbf16>
+}
+
+func.func @plain_chunked_online_f16(%x: tensor<256x50257xf16>) -> tensor<256x50257xf16> {
+  %p = softmax.softmax %x : tensor<256x50257xf16>
+  return %p : tensor<256x50257xf16>
+}
+
+func.func @fused_chunked_online_f16(%x: tensor<256x50257xf16>) -> tensor<256x50257xf16> {
+  %w = softmax.cast %x : tensor<256x50257xf16> to tensor<256x50257xf32>
+  %s = softmax.scale %w by 0.125 : tensor<256x50257xf32>
+  %c = softmax.mask %s, causal offset = 25128 : tensor<256x50257xf32>
+  %p = softmax.softmax %c : tensor<256x50257xf32>
+  %y = softmax.cast %p : tensor<256x50257xf32> to tensor<256x50257xf16>
+  return %y : tensor<256x50257xf16>
+}
+
+func.func @plain_chunked_online_bf16(%x: tensor<256x50257xbf16>) -> tensor<256x50257xbf16> {
+  %p = softmax.softmax %x : tensor<256x50257xbf16>
+  return %p : tensor<256x50257xbf16>
+}
+
+func.func @fused_chunked_online_bf16(%x: tensor<256x50257xbf16>) -> tensor<256x50257xbf16> {
+  %w = softmax.cast %x : tensor<256x50257xbf16> to tensor<256x50257xf32>
+  %s = softmax.scale %w by 0.125 : tensor<256x50257xf32>
+  %c = softmax.mask %s, causal offset = 25128 : tensor<256x50257xf32>
+  %p = softmax.softmax %c : tensor<256x50257xf32>
+  %y = softmax.cast %p : tensor<256x50257xf32> to tensor<256x50257xbf16>
+  return %y : tensor<256x50257xbf16>
+}

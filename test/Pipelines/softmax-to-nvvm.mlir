@@ -1,0 +1,54 @@
+// The whole pipeline in one command: PTX for the kernels, LLVM dialect for the host.
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o %t.mlir
+// RUN: FileCheck %s --input-file=%t.ptx
+// RUN: FileCheck %s --input-file=%t.ptx --check-prefix=CLEAN
+// RUN: FileCheck %s --input-file=%t.mlir --check-prefix=HOST
+
+// CHECK: .target sm_90
+// Row in registers over 16-byte aligned rows: vector loads and stores, butterfly shuffles,
+// exp through ex2.approx, one barrier per cross-warp reduction.
+// CHECK-LABEL: .entry scores_0_row_registers(
+// CHECK: .maxntid 256, 1, 1
+// CHECK: ld.global.v4.b32
+// CHECK: shfl.sync.bfly.b32
+// CHECK: bar.sync
+// CHECK: ex2.approx.f32
+// CHECK: rcp.rn.f32
+// The f32 input sets the vector (4); the bf16 output is stored 4 at a time.
+// CHECK: st.global.v4.b16
+// Narrow bf16 rows: 8 elements (16 bytes) a vector.
+// CHECK-LABEL: .entry narrow_0_multi_row(
+// CHECK: ld.global.v4.b32
+// CHECK: shfl.sync.bfly.b32
+// CHECK: st.global.v4.b32
+// Wide rows: the chunked online plan loops.
+// CHECK-LABEL: .entry wide_0_chunked_online(
+// CHECK: ld.global.v4.b32
+// CHECK: shfl.sync.bfly.b32
+// CHECK: st.global.v4.b32
+
+// No local memory (spills, stack arrays) and no unresolved externs (libdevice) anywhere.
+// CLEAN-NOT: .local
+// CLEAN-NOT: .extern
+
+// HOST: llvm.func @scores(
+// HOST: llvm.func @_mlir_ciface_scores(
+// HOST: gpu.binary @softmax_kernels
+
+func.func @scores(%x: tensor<64x4096xf32>) -> tensor<64x4096xbf16> {
+  %s = softmax.scale %x by 0.0883883 : tensor<64x4096xf32>
+  %m = softmax.mask %s, causal offset = 4000 : tensor<64x4096xf32>
+  %p = softmax.softmax %m : tensor<64x4096xf32>
+  %y = softmax.cast %p : tensor<64x4096xf32> to tensor<64x4096xbf16>
+  return %y : tensor<64x4096xbf16>
+}
+
+func.func @narrow(%x: tensor<8192x64xbf16>) -> tensor<8192x64xbf16> {
+  %p = softmax.softmax %x : tensor<8192x64xbf16>
+  return %p : tensor<8192x64xbf16>
+}
+
+func.func @wide(%x: tensor<8x131072xf32>) -> tensor<8x131072xf32> {
+  %p = softmax.log_softmax %x : tensor<8x131072xf32>
+  return %p : tensor<8x131072xf32>
+}

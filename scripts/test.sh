@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 "$root/scripts/setup.sh" "$build"
 jobs=$(nproc)
-cmake --build "$build" --target softmax-opt SoftmaxUnitTests SoftmaxDialectDocGen -- -j"$jobs"
+cmake --build "$build" --target check-softmax-deps -- -j"$jobs"
 log=$(mktemp)
 set +e
 /usr/lib/llvm-22/bin/lit -v "$build/test" | tee "$log"

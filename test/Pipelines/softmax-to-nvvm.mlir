@@ -21,6 +21,13 @@
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: st.global.v4.b32
+// Rows beyond the registers but within shared memory: one read, the row kept in dynamic
+// shared memory between the passes.
+// CHECK-LABEL: .entry shared_0_row_shared(
+// CHECK: ld.global.v4.b32
+// CHECK: st.shared.v4.b32
+// CHECK: ld.shared.v4.b32
+// CHECK: st.global.v4.b32
 // Wide rows: the chunked online plan loops.
 // CHECK-LABEL: .entry wide_0_chunked_online(
 // CHECK: ld.global.v4.b32
@@ -46,6 +53,11 @@ func.func @scores(%x: tensor<64x4096xf32>) -> tensor<64x4096xbf16> {
 func.func @narrow(%x: tensor<8192x64xbf16>) -> tensor<8192x64xbf16> {
   %p = softmax.softmax %x : tensor<8192x64xbf16>
   return %p : tensor<8192x64xbf16>
+}
+
+func.func @shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {
+  %p = softmax.softmax %x : tensor<64x40000xf32>
+  return %p : tensor<64x40000xf32>
 }
 
 func.func @wide(%x: tensor<8x131072xf32>) -> tensor<8x131072xf32> {

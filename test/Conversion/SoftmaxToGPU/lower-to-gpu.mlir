@@ -45,10 +45,24 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_3
 // CHECK: arith.cmpi ule, %[[N]], %c32768
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_4
+// CHECK: arith.cmpi ule, %[[N]], %c57856
+// The row in shared memory: the reductions' 64 slots (256 bytes), then the row as f32.
+// CHECK: %[[VECTORS:.+]] = arith.ceildivui %[[N]], %c8
+// CHECK: %[[ROW:.+]] = arith.muli %[[VECTORS]], %c32
+// CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c256
+// CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_5 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_5
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_6
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
-// CHECK: gpu.func @dynamic_0_chunked_online_5
+// CHECK: gpu.func @dynamic_0_row_shared_5
+// CHECK: gpu.dynamic_shared_memory
+// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view
+// CHECK-SAME: to memref<?xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 32 : i64} : memref<?xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 32 : i64} : memref<?xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: gpu.func @dynamic_0_chunked_online_6
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier
 // CHECK: scf.for

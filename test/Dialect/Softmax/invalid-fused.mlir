@@ -110,3 +110,11 @@ func.func @empty_strategies(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = []} : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @row_too_wide_for_shared(%x: tensor<4x60000xf32>) -> tensor<4x60000xf32> {
+  // expected-error @+1 {{'softmax.fused' op strategy #softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4> holds rows of at most 57856 elements in shared memory, but the row has 60000}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>]} : tensor<4x60000xf32> -> tensor<4x60000xf32>
+  return %0 : tensor<4x60000xf32>
+}

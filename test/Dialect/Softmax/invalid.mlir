@@ -267,7 +267,12 @@ func.func @strategy_row_registers() attributes {s = #softmax.strategy<row_regist
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::softmax::KernelPlan to be one of: multi_row, row_registers, chunked_online}}
+// expected-error @+1 {{row_shared keeps one row a block in shared memory: rows must be 1, got 2}}
+func.func @strategy_row_shared() attributes {s = #softmax.strategy<row_shared, lanes = 512, rows = 2, vector = 4, chunks = 4>} { return }
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::KernelPlan to be one of: multi_row, row_registers, chunked_online, row_shared}}
 // expected-error @+1 {{failed to parse Softmax_StrategyAttr parameter 'plan'}}
 func.func @strategy_plan() attributes {s = #softmax.strategy<tiled, lanes = 16, rows = 2, vector = 4, chunks = 1>} { return }
 

@@ -1,7 +1,9 @@
 // The target's limits move the thresholds.
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{threads-per-block=256}))' | FileCheck %s --check-prefix=T256
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{registers-per-thread=40}))' | FileCheck %s --check-prefix=R40
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{registers-per-thread=40 shared-memory-per-block=32768}))' | FileCheck %s --check-prefix=R40S32
 // Bad options are diagnosed.
+// RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{shared-memory-per-block=300000}))' 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_70}))' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{threads-per-block=48}))' 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{registers-per-thread=16}))' 2>&1 | FileCheck %s --check-prefix=REGS
@@ -11,7 +13,11 @@
 // T256: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>]
 // With 40 registers a thread, 8 values: 1024 x 8 = 8192 is the widest row in registers.
 // R40: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 2>]
-// R40: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// R40: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// With 32 KB of shared memory as well, 16384 f32 (64 KB) take the chunked plan.
+// R40S32: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 2>]
+// R40S32: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// SHARED: error: softmax-select-strategy: shared-memory-per-block is at most 232448 bytes on sm_90, got 300000
 // CHIP: error: softmax-select-strategy: unknown chip 'sm_70' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)
 // THREADS: error: softmax-select-strategy: threads-per-block must be a power of two in [32, 1024], got 48
 // REGS: error: softmax-select-strategy: registers-per-thread must be in [33, 255], got 16

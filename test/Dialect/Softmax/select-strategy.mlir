@@ -4,6 +4,7 @@
 //  - multi_row while at most 32 lanes of 16 values cover a row (N <= 512);
 //  - row_registers up to the register limit: 1024 lanes x 32 values = 32768 (64 registers a
 //    thread for a block of 1024, 32 of them for values);
+//  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements);
 //  - chunked_online beyond. The vector is the widest dividing N (16 bytes at most).
 
 // CHECK-LABEL: func.func @n1_f32(
@@ -97,7 +98,7 @@ func.func @n32768_f32(%x: tensor<65536x32768xf32>) -> tensor<65536x32768xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n32769_f32(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
 func.func @n32769_f32(%x: tensor<65536x32769xf32>) -> tensor<65536x32769xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf32> -> tensor<65536x32769xf32>
   return %0 : tensor<65536x32769xf32>
@@ -196,7 +197,7 @@ func.func @n32768_f16(%x: tensor<65536x32768xf16>) -> tensor<65536x32768xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n32769_f16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
 func.func @n32769_f16(%x: tensor<65536x32769xf16>) -> tensor<65536x32769xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf16> -> tensor<65536x32769xf16>
   return %0 : tensor<65536x32769xf16>
@@ -295,7 +296,7 @@ func.func @n32768_bf16(%x: tensor<65536x32768xbf16>) -> tensor<65536x32768xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n32769_bf16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
 func.func @n32769_bf16(%x: tensor<65536x32769xbf16>) -> tensor<65536x32769xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xbf16> -> tensor<65536x32769xbf16>
   return %0 : tensor<65536x32769xbf16>
@@ -305,7 +306,7 @@ func.func @n32769_bf16(%x: tensor<65536x32769xbf16>) -> tensor<65536x32769xbf16>
 // A dynamic width gets one variant a tier and a final chunked_online plan; the host code
 // dispatches on N. The vector is the widest, checked for alignment at run time.
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -314,7 +315,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>
@@ -348,4 +349,44 @@ func.func @mixed_types(%x: tensor<64x1024xf16>) -> tensor<64x1024xf32> {
 func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 2>]} : tensor<64x1024xf32> -> tensor<64x1024xf32>
   return %0 : tensor<64x1024xf32>
+}
+
+// -----
+
+// The shared-memory threshold: 57856 f32 values fill 226 KB.
+// CHECK-LABEL: func.func @n57856_f32(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+func.func @n57856_f32(%x: tensor<64x57856xf32>) -> tensor<64x57856xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57856xf32> -> tensor<64x57856xf32>
+  return %0 : tensor<64x57856xf32>
+}
+
+// -----
+
+// The shared-memory threshold: 57856 f32 values fill 226 KB.
+// CHECK-LABEL: func.func @n57864_f32(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+func.func @n57864_f32(%x: tensor<64x57864xf32>) -> tensor<64x57864xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57864xf32> -> tensor<64x57864xf32>
+  return %0 : tensor<64x57864xf32>
+}
+
+// -----
+
+// The shared-memory threshold: 57856 f32 values fill 226 KB.
+// CHECK-LABEL: func.func @n57856_bf16(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
+func.func @n57856_bf16(%x: tensor<64x57856xbf16>) -> tensor<64x57856xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57856xbf16> -> tensor<64x57856xbf16>
+  return %0 : tensor<64x57856xbf16>
+}
+
+// -----
+
+// The shared-memory threshold: 57856 f32 values fill 226 KB.
+// CHECK-LABEL: func.func @n57864_bf16(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
+func.func @n57864_bf16(%x: tensor<64x57864xbf16>) -> tensor<64x57864xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57864xbf16> -> tensor<64x57864xbf16>
+  return %0 : tensor<64x57864xbf16>
 }

@@ -63,7 +63,7 @@ private:
   LogicalResult checkSupported();
   LogicalResult lowerFused(FusedOp op, Value destination);
   void launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
-              ArrayRef<Value> kernelOperands, Value rowCount);
+              ArrayRef<Value> kernelOperands, Value rowCount, Value width);
   Value memrefFor(Value tensor) { return memrefs.lookup(tensor); }
 
   func::FuncOp func;
@@ -116,15 +116,26 @@ LogicalResult FunctionLowering::checkSupported() {
 }
 
 void FunctionLowering::launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
-                              ArrayRef<Value> kernelOperands, Value rowCount) {
+                              ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
   Location loc = op.getLoc();
   Value rowsPerBlock = arith::ConstantIndexOp::create(builder, loc, plan.getRows());
   Value blocks = arith::CeilDivUIOp::create(builder, loc, rowCount, rowsPerBlock);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value threads = arith::ConstantIndexOp::create(builder, loc, plan.getBlockSize());
+  Value sharedBytes;
+  if (plan.getPlan() == KernelPlan::row_shared) {
+    // The reduction slots, then the row as f32 rounded up to whole vectors (RowKernel.cpp).
+    Value vector = arith::ConstantIndexOp::create(builder, loc, plan.getVector());
+    Value vectors = arith::CeilDivUIOp::create(builder, loc, width, vector);
+    Value bytes = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, vectors,
+                              arith::ConstantIndexOp::create(builder, loc, plan.getVector() * 4)),
+        arith::ConstantIndexOp::create(builder, loc, 4 * getRowSharedReductionSlots(plan)));
+    sharedBytes = arith::IndexCastOp::create(builder, loc, builder.getI32Type(), bytes);
+  }
   gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
-                            gpu::KernelDim3{threads, one, one},
-                            /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+                            gpu::KernelDim3{threads, one, one}, sharedBytes, kernelOperands);
 }
 
 LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
@@ -171,17 +182,17 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
   auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, false);
   OpBuilder::InsertionGuard insertionGuard(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
-  // Dispatch: if (width <= span_0) plan_0 else if (width <= span_1) plan_1 ... else the last.
+  // Dispatch: if (width <= max_0) plan_0 else if (width <= max_1) plan_1 ... else the last.
   for (auto [i, plan] : llvm::enumerate(plans)) {
     if (i + 1 == plans.size() || !plan.holdsWholeRow()) {
-      launch(op, plan, kernelFuncs[i], operands, rowCount);
+      launch(op, plan, kernelFuncs[i], operands, rowCount, width);
       break;
     }
-    Value span = arith::ConstantIndexOp::create(builder, loc, plan.getSpan());
-    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, width, span);
+    Value maxWidth = arith::ConstantIndexOp::create(builder, loc, plan.getMaxWidth());
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, width, maxWidth);
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fits, true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    launch(op, plan, kernelFuncs[i], operands, rowCount);
+    launch(op, plan, kernelFuncs[i], operands, rowCount, width);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   return success();

@@ -58,6 +58,11 @@ SmallVector<Type> mlir::softmax::getRowKernelParameterTypes(FusedOp op) {
   return types;
 }
 
+int64_t mlir::softmax::getRowSharedReductionSlots(StrategyAttr plan) {
+  // Two buffers (max, sum) of one f32 slot per warp, rounded to 16 bytes so the row is aligned.
+  return llvm::alignTo(2 * plan.getRows() * std::max<int64_t>(plan.getLanes() / 32, 1), 4);
+}
+
 namespace {
 
 constexpr double kLog2E = 1.4426950408889634;
@@ -154,6 +159,7 @@ private:
 
   // Kernel arguments.
   Value in, out, smem;
+  Value rowBuffer; ///< row_shared: the row's values in dynamic shared memory
   SmallVector<Value> side;
   SmallVector<Value> leadingSizes;
   SmallVector<Value> scalarFactors; ///< side scalars widened to f32 (null for tensors)
@@ -562,6 +568,37 @@ void KernelEmitter::emitRegisterPlan() {
 }
 
 void KernelEmitter::emitChunkedPlan() {
+  // row_shared: pass 1 also keeps the row's values (after the prologue, as f32) in dynamic
+  // shared memory, and pass 2 reads them back from there instead of from global memory. Each
+  // thread reads back exactly the vectors it wrote, so no barrier is needed between the passes.
+  // The buffer holds the row rounded up to whole vectors.
+  bool shared = plan.getPlan() == KernelPlan::row_shared;
+  auto vectorType = VectorType::get({vector}, f32);
+  auto keepInShared = [&](Value column0, ArrayRef<Value> values) {
+    ifThen(cmpi(arith::CmpIPredicate::slt, column0, width), [&] {
+      Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
+      vector::StoreOp::create(b, loc, packed, rowBuffer, ValueRange{column0},
+                              /*nontemporal=*/false, llvm::MaybeAlign(vector * 4));
+    });
+  };
+  auto readFromShared = [&](Value column0) {
+    Value packed = ifElse(
+        cmpi(arith::CmpIPredicate::slt, column0, width), vectorType,
+        [&] {
+          return vector::LoadOp::create(b, loc, vectorType, rowBuffer, ValueRange{column0},
+                                        /*nontemporal=*/false, llvm::MaybeAlign(vector * 4))
+              .getResult();
+        },
+        [&] { return vector::BroadcastOp::create(b, loc, vectorType, negInf()).getResult(); });
+    SmallVector<Value> values;
+    for (int64_t v = 0; v < vector; ++v) {
+      Value column = add(column0, index(v));
+      values.push_back(select(cmpi(arith::CmpIPredicate::slt, column, limit),
+                              vector::ExtractOp::create(b, loc, packed, v), negInf()));
+    }
+    return values;
+  };
+
   int64_t span = plan.getSpan();
   Value spanValue = index(span);
   auto chunkColumn = [&](Value base, int64_t c) {
@@ -582,8 +619,12 @@ void KernelEmitter::emitChunkedPlan() {
       Value max = loop.getRegionIterArgs()[0];
       Value sum = loop.getRegionIterArgs()[1];
       SmallVector<Value> values;
-      for (int64_t c = 0; c < chunks; ++c)
-        llvm::append_range(values, loadValues(chunkColumn(base, c)));
+      for (int64_t c = 0; c < chunks; ++c) {
+        SmallVector<Value> chunk = loadValues(chunkColumn(base, c));
+        if (shared)
+          keepInShared(chunkColumn(base, c), chunk);
+        llvm::append_range(values, chunk);
+      }
       Value newMax = max;
       for (Value v : values)
         newMax = combine(newMax, v, /*isMax=*/true);
@@ -605,7 +646,9 @@ void KernelEmitter::emitChunkedPlan() {
   Value base = mul(loop.getInductionVar(), spanValue);
   for (int64_t c = 0; c < chunks; ++c) {
     Value column0 = chunkColumn(base, c);
-    SmallVector<Value> values = loadValues(column0);
+    SmallVector<Value> values =
+        shared && normalization != Normalization::none ? readFromShared(column0)
+                                                       : loadValues(column0);
     if (normalization != Normalization::none)
       for (Value &v : values)
         v = normalize(v, Value(), stats);
@@ -630,7 +673,24 @@ void KernelEmitter::emit() {
     smem = func.getWorkgroupAttributions().front();
 
   emitRowContext();
-  if (plan.getPlan() == KernelPlan::chunked_online)
+  if (plan.getPlan() == KernelPlan::row_shared) {
+    // Dynamic shared memory holds both the reduction slots and, after them, the row. One
+    // shared variable only: a static workgroup buffer beside the dynamic one could be laid out
+    // after it and overlap the row.
+    auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    Value bytes = gpu::DynamicSharedMemoryOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                MemRefLayoutAttrInterface(), space));
+    int64_t slots = getRowSharedReductionSlots(plan);
+    smem = memref::ViewOp::create(
+        b, loc, MemRefType::get({slots}, f32, MemRefLayoutAttrInterface(), space), bytes,
+        index(0), ValueRange{});
+    Value elements = mul(arith::CeilDivUIOp::create(b, loc, width, index(vector)), index(vector));
+    rowBuffer = memref::ViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, f32, MemRefLayoutAttrInterface(), space),
+        bytes, index(slots * 4), ValueRange{elements});
+  }
+  if (plan.getPlan() == KernelPlan::chunked_online || plan.getPlan() == KernelPlan::row_shared)
     emitChunkedPlan();
   else
     emitRegisterPlan();
@@ -649,7 +709,8 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // Shared memory for the cross-warp reductions: two buffers (max, sum) of one slot per warp.
   SmallVector<Type> workgroup;
   int64_t warpsPerRow = plan.getLanes() / 32;
-  if (warpsPerRow > 1 && op.getNormalization() != Normalization::none) {
+  if (warpsPerRow > 1 && op.getNormalization() != Normalization::none &&
+      plan.getPlan() != KernelPlan::row_shared) {
     auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
     workgroup.push_back(MemRefType::get({2 * plan.getRows() * warpsPerRow}, builder.getF32Type(),
                                         MemRefLayoutAttrInterface(), space));

@@ -26,6 +26,10 @@ MemRefType getRowsMemRefType(Type elementType);
 /// (strided memrefs or scalars), then the sizes of the input's leading dimensions (index).
 SmallVector<Type> getRowKernelParameterTypes(FusedOp op);
 
+/// f32 slots for the reductions at the start of a row_shared kernel's dynamic shared memory;
+/// the row follows them.
+int64_t getRowSharedReductionSlots(StrategyAttr plan);
+
 /// Builds `gpu.func @name` in `module` computing `op` with `plan`. Rows are the input's
 /// leading dimensions collapsed; the op's axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,

@@ -34,7 +34,8 @@ def Softmax_Normalization : I32EnumAttr<"Normalization",
 def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps rows onto the GPU", [
     I32EnumAttrCase<"multi_row", 0>,
     I32EnumAttrCase<"row_registers", 1>,
-    I32EnumAttrCase<"chunked_online", 2>
+    I32EnumAttrCase<"chunked_online", 2>,
+    I32EnumAttrCase<"row_shared", 3>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -48,7 +49,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     - `plan`: `multi_row` (several rows per warp, `lanes` <= 32 threads a row), `row_registers`
       (the whole row held in registers by `lanes` threads, one warp or more a row) or
       `chunked_online` (any width: chunks of `lanes * vector * chunks` elements with a running
-      max and sum, then a normalising pass).
+      max and sum, then a normalising pass that reads the row again) or `row_shared` (the same
+      online pass, keeping the row in dynamic shared memory so that the normalising pass reads
+      it from there: one read, rows of up to 57856 elements, one row a block).
     - `lanes`: threads that share one row (a power of two, at most 1024).
     - `rows`: rows per thread block; a block has `lanes * rows` threads, a multiple of 32.
     - `vector`: elements per memory access (1, 2, 4 or 8; 16 bytes is 4 f32 or 8 f16/bf16).
@@ -74,8 +77,14 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getBlockSize() const { return getLanes() * getRows(); }
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
-    /// Whether the plan keeps the whole row on chip (so `getSpan()` bounds the row width).
+    /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
     bool holdsWholeRow() const { return getPlan() != KernelPlan::chunked_online; }
+    /// The widest row the plan handles: its span for the register plans, the shared-memory
+    /// capacity for row_shared, anything for chunked_online.
+    int64_t getMaxWidth() const;
+    /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
+    /// block, less 1 KB for the reductions. Rows are held as f32.
+    static constexpr int64_t kSharedRowBytes = 227 * 1024 - 1024;
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

@@ -29,6 +29,7 @@ def SelectStrategyPass : Pass<"softmax-select-strategy", "::mlir::func::FuncOp">
 
     - `multi_row` when at most 32 lanes cover a row (16 values a thread): several rows a warp;
     - `row_registers` while the row fits the register budget of up to `threads-per-block` lanes;
+    - `row_shared` while the row (as f32) fits `shared-memory-per-block`;
     - `chunked_online` beyond that.
 
     With a dynamic N it lists one variant per tier, ending with `chunked_online`, and the host

@@ -50,6 +50,12 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "multi_row shares a warp between rows: lanes must be at most 32, got "
                          << lanes;
     break;
+  case KernelPlan::row_shared:
+    if (rows != 1)
+      return emitError() << "row_shared keeps one row a block in shared memory: rows must be 1, "
+                            "got "
+                         << rows;
+    [[fallthrough]];
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:
     if (lanes < 32)
@@ -63,10 +69,26 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult StrategyAttr::verifyRowWidth(function_ref<InFlightDiagnostic()> emitError,
                                            int64_t width) const {
-  if (ShapedType::isDynamic(width) || !holdsWholeRow() || width <= getSpan())
+  if (ShapedType::isDynamic(width) || width <= getMaxWidth())
     return success();
   if (!emitError)
     return failure();
+  if (getPlan() == KernelPlan::row_shared)
+    return emitError() << "strategy " << *this << " holds rows of at most " << getMaxWidth()
+                       << " elements in shared memory, but the row has " << width;
   return emitError() << "strategy " << *this << " holds rows of at most " << getSpan()
                      << " elements (lanes * vector * chunks), but the row has " << width;
+}
+
+int64_t StrategyAttr::getMaxWidth() const {
+  switch (getPlan()) {
+  case KernelPlan::multi_row:
+  case KernelPlan::row_registers:
+    return getSpan();
+  case KernelPlan::row_shared:
+    return kSharedRowBytes / 4;
+  case KernelPlan::chunked_online:
+    return std::numeric_limits<int64_t>::max();
+  }
+  llvm_unreachable("unknown plan");
 }

@@ -316,7 +316,8 @@ LogicalResult FusedOp::verifyStrategies() {
   int64_t width = getRowWidth();
   auto plans = strategies.getAsRange<StrategyAttr>();
   if (ShapedType::isDynamic(width)) {
-    if (cast<StrategyAttr>(strategies[strategies.size() - 1]).holdsWholeRow())
+    if (cast<StrategyAttr>(strategies[strategies.size() - 1]).getPlan() !=
+        KernelPlan::chunked_online)
       return emitOpError("a dynamic row width needs a final chunked_online entry in "
                          "'strategies' (any width), got ")
              << strategies;

@@ -37,9 +37,9 @@ constexpr int64_t kBlockThreads = 256;
 class Planner {
 public:
   Planner(MLIRContext *context, const TargetInfo &target, int64_t registerBudget,
-          int64_t maxThreads)
+          int64_t maxThreads, int64_t sharedMemoryBytes)
       : context(context), target(target), registerBudget(registerBudget),
-        maxThreads(maxThreads) {}
+        maxThreads(maxThreads), sharedMemoryBytes(sharedMemoryBytes) {}
 
   /// The widest vector (in elements) that keeps rows of `width` aligned when packed;
   /// a dynamic width gets the widest, and the kernel checks alignment at run time.
@@ -73,6 +73,17 @@ public:
     return StrategyAttr::get(context, KernelPlan::chunked_online, maxThreads, 1, vector, chunks);
   }
 
+  /// The row in shared memory (as f32) when the target's shared memory holds it, else null.
+  StrategyAttr sharedPlan(int64_t width, int64_t vector) const {
+    int64_t bytes = std::min(sharedMemoryBytes - 1024, StrategyAttr::kSharedRowBytes);
+    if (!ShapedType::isDynamic(width) && llvm::alignTo(width, vector) * 4 > bytes)
+      return {};
+    if (ShapedType::isDynamic(width) && bytes < StrategyAttr::kSharedRowBytes)
+      return {}; // the dispatch assumes the full capacity
+    int64_t chunks = std::max<int64_t>(1, kValuesPerThread / vector);
+    return StrategyAttr::get(context, KernelPlan::row_shared, maxThreads, 1, vector, chunks);
+  }
+
   /// The widest row a register plan holds with this element type.
   int64_t registerLimit(int64_t vector) const {
     int64_t registers = std::min(registerBudget, target.registersPerThread(maxThreads));
@@ -99,6 +110,7 @@ private:
   const TargetInfo &target;
   int64_t registerBudget;
   int64_t maxThreads;
+  int64_t sharedMemoryBytes;
 };
 
 struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategyPass> {
@@ -126,7 +138,14 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
                                  << target->maxRegistersPerThread << "], got " << budget;
       return signalPassFailure();
     }
-    Planner planner(&getContext(), *target, budget, threads);
+    int64_t shared = sharedMemoryPerBlock > 0 ? sharedMemoryPerBlock : target->sharedMemoryPerBlock;
+    if (shared > target->sharedMemoryPerBlock) {
+      getOperation().emitError() << "softmax-select-strategy: shared-memory-per-block is at most "
+                                 << target->sharedMemoryPerBlock << " bytes on " << chip
+                                 << ", got " << shared;
+      return signalPassFailure();
+    }
+    Planner planner(&getContext(), *target, budget, threads, shared);
 
     WalkResult result = getOperation().walk([&](FusedOp op) {
       if (op.getStrategiesAttr())
@@ -145,6 +164,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       SmallVector<Attribute> plans;
       if (!ShapedType::isDynamic(width)) {
         StrategyAttr plan = planner.registerPlan(width, vector, rowCount);
+        if (!plan)
+          plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
       } else {
         // One variant a tier, then any width; the host code runs the first that fits.
@@ -156,6 +177,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);
         }
+        if (StrategyAttr plan = planner.sharedPlan(width, vector))
+          plans.push_back(plan);
         plans.push_back(planner.chunkedPlan(vector));
       }
       op.setStrategiesAttr(ArrayAttr::get(&getContext(), plans));

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""The GPU conformance suite: every plan x f32/f16/bf16 x widths around each threshold and odd or
+prime widths x row counts (1, and counts that are not multiples of the rows a block) x fused
+variants x special values, plus rows with a stride larger than the width.
+
+Each case is one `softmax-run --check --bench --json` process on a generated softmax-dialect
+program; the runner checks against the float64 reference of the unfused program. Cases run in
+parallel (compilation and the reference are CPU work) while `--gpu-lock` serialises the timed
+part, so the timings are not disturbed by other cases.
+
+    conformance.py --runner PATH [--jobs N] [--out DIR] [--memcheck] [--quick]
+
+Prints a table of failures and a summary last; writes every result to DIR/conformance.jsonl and
+a markdown report to DIR/conformance.md.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+DTYPES = ["f32", "f16", "bf16"]
+
+# Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 32768 < chunked),
+# the dynamic dispatch tiers (32, 512, 2048, 8192, 32768), and odd or prime widths.
+WIDTHS = [1, 3, 31, 32, 33, 127, 512, 513, 1000, 1023, 1024, 1025, 2048, 2049, 4095, 4097,
+          8192, 8193, 32767, 32768, 32769, 50257, 128256, 1000003]
+ROWS = [1, 37]  # 37: not a multiple of any block's row count
+VARIANT_WIDTHS = [33, 1000, 4097, 50257]
+SPECIAL_WIDTHS = [127, 4096, 50257]
+SPECIALS = ["neg-inf-rows", "pos-inf", "nan", "large", "constant-rows"]
+
+
+def program(variant, dtype):
+    """A softmax-dialect function on dynamic [M, N] tensors; returns (text, shapes for M, N)."""
+    t = f"tensor<?x?x{dtype}>"
+    f = "tensor<?x?xf32>"
+    widen = dtype != "f32"
+
+    def body_with(prologue, arg_decls="", final="softmax.softmax", out_dtype=None, extra=""):
+        out_dtype = out_dtype or dtype
+        o = f"tensor<?x?x{out_dtype}>"
+        lines = []
+        cur = "%x"
+        if widen:
+            lines.append(f"  %w = softmax.cast %x : {t} to {f}")
+            cur = "%w"
+        for i, step in enumerate(prologue):
+            lines.append(f"  %p{i} = {step.format(cur=cur, f=f)}")
+            cur = f"%p{i}"
+        lines.append(f"  %s = {final} {cur}{extra} : {f}")
+        lines.append(f"  %y = softmax.cast %s : {f} to {o}")
+        return (f"func.func @case(%x: {t}{arg_decls}) -> {o} {{\n" + "\n".join(lines) +
+                f"\n  return %y : {o}\n}}\n")
+
+    shapes = lambda m, n: [f"{m}x{n}"]
+    if variant == "softmax":
+        return body_with([]), shapes
+    if variant == "log_softmax":
+        return body_with([], final="softmax.log_softmax"), shapes
+    if variant == "scale":
+        return body_with(["softmax.scale {cur} by 0.125 : {f}"]), shapes
+    if variant == "temperature":
+        return (body_with(["softmax.scale {cur} by %t : {f}, f32"], ", %t: f32"), shapes)
+    if variant == "bias":
+        return (body_with(["softmax.add_bias {cur}, %b : {f}, tensor<?x" + dtype + ">"],
+                          f", %b: tensor<?x{dtype}>"),
+                lambda m, n: [f"{m}x{n}", f"{n}"])
+    if variant in ("padding", "padding_nan", "padding_log"):
+        final = "softmax.log_softmax" if variant == "padding_log" else "softmax.softmax"
+        extra = " masked_rows = nan" if variant == "padding_nan" else ""
+        return (body_with(["softmax.mask {cur}, padding %len : {f}, tensor<?xi32>"],
+                          ", %len: tensor<?xi32>", final=final, extra=extra),
+                lambda m, n: [f"{m}x{n}", f"{m}"])
+    if variant.startswith("causal"):
+        offset = {"causal": 0, "causal_neg": -3, "causal_pos": 5}[variant]
+        return body_with([f"softmax.mask {{cur}}, causal offset = {offset} : {{f}}"]), shapes
+    if variant == "mask":
+        return (body_with(["softmax.mask {cur}, tensor %m : {f}, tensor<1x?xi1>"],
+                          ", %m: tensor<1x?xi1>"),
+                lambda m, n: [f"{m}x{n}", f"1x{n}"])
+    if variant == "mask_full":
+        return (body_with(["softmax.mask {cur}, tensor %m fill = -1.0e4 : {f}, tensor<?x?xi1>"],
+                          ", %m: tensor<?x?xi1>"),
+                lambda m, n: [f"{m}x{n}", f"{m}x{n}"])
+    if variant == "cast_out":
+        out = "bf16" if dtype != "bf16" else "f16"
+        return body_with([], out_dtype=out), shapes
+    if variant == "attention":
+        return body_with(["softmax.scale {cur} by 0.088388 : {f}",
+                          "softmax.mask {cur}, causal offset = 1 : {f}"],
+                         out_dtype="bf16"), shapes
+    raise ValueError(variant)
+
+
+VARIANTS = ["log_softmax", "scale", "temperature", "bias", "padding", "padding_nan", "padding_log",
+            "causal", "causal_neg", "causal_pos", "mask", "mask_full", "cast_out", "attention"]
+
+# Hand-written plans: every plan at widths the selection would not give it.
+HAND_PLANS = [
+    ("chunked_online", 1000, "#softmax.strategy<chunked_online, lanes = 128, rows = 2, vector = 4, chunks = 2>"),
+    ("chunked_online", 33, "#softmax.strategy<chunked_online, lanes = 32, rows = 4, vector = 1, chunks = 1>"),
+    ("row_registers", 1000, "#softmax.strategy<row_registers, lanes = 32, rows = 4, vector = 4, chunks = 8>"),
+    ("multi_row", 100, "#softmax.strategy<multi_row, lanes = 16, rows = 2, vector = 4, chunks = 2>"),
+]
+
+
+def hand_program(dtype, n, strategy):
+    t = f"tensor<?x{n}x{dtype}>"
+    return (f"func.func @case(%x: {t}) -> {t} {{\n"
+            f"  %y = softmax.fused softmax %x axis = 1 prologue [] "
+            f"{{strategies = [{strategy}]}} : {t} -> {t}\n  return %y : {t}\n}}\n")
+
+
+def static_program(dtype, m, n):
+    t = f"tensor<{m}x{n}x{dtype}>"
+    return (f"func.func @case(%x: {t}) -> {t} {{\n  %y = softmax.softmax %x : {t}\n"
+            f"  return %y : {t}\n}}\n")
+
+
+def cases(quick):
+    widths = WIDTHS if not quick else [1, 33, 1000, 4097, 50257]
+    for dtype in DTYPES:
+        for n in widths:
+            for m in ROWS:
+                yield dict(name=f"softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype, m=m, n=n)
+            # A taller problem too, so that blocks hold several rows.
+            m = max(2, min(4099, (4 << 20) // n))
+            yield dict(name=f"softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype, m=m, n=n)
+        for variant in VARIANTS:
+            for n in VARIANT_WIDTHS:
+                yield dict(name=f"{variant} {dtype} 37x{n}", variant=variant, dtype=dtype, m=37, n=n)
+        for special in SPECIALS:
+            for variant in ("softmax", "log_softmax"):
+                for n in SPECIAL_WIDTHS:
+                    yield dict(name=f"{variant}+{special} {dtype} 37x{n}", variant=variant,
+                               dtype=dtype, m=37, n=n, special=special)
+        for variant in ("softmax", "attention"):
+            for n in (100, 3000, 40000):
+                yield dict(name=f"{variant} {dtype} 37x{n} stride {n + 13}", variant=variant,
+                           dtype=dtype, m=37, n=n, stride=n + 13)
+        for plan, n, strategy in HAND_PLANS:
+            yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
+        for n in (1000, 1023, 127):
+            yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
+
+
+def run_case(case, runner, workdir, lock, memcheck, bench):
+    tag = "".join(c if c.isalnum() else "_" for c in case["name"])
+    src = os.path.join(workdir, tag + ".mlir")
+    out = os.path.join(workdir, tag + ".json")
+    if "hand" in case:
+        text, shapes = hand_program(case["dtype"], case["n"], case["hand"]), [f"{case['m']}x{case['n']}"]
+    elif case.get("static"):
+        text, shapes = static_program(case["dtype"], case["m"], case["n"]), []
+    else:
+        text, shape_fn = program(case["variant"], case["dtype"])
+        shapes = shape_fn(case["m"], case["n"])
+    with open(src, "w") as f:
+        f.write(text)
+    cmd = [runner, src, "--check", f"--json={out}", "--seed=7"]
+    if bench:
+        cmd += ["--bench", "--reps=10", "--warmup=3", f"--gpu-lock={lock}"]
+    cmd += [f"--shape={s}" for s in shapes]
+    if "special" in case:
+        cmd.append(f"--special={case['special']}")
+    if "stride" in case:
+        cmd.append(f"--row-stride={case['stride']}")
+    if memcheck:
+        cmd = ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "99"] + cmd
+    start = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    result = {"name": case["name"], "exit": proc.returncode, "seconds": round(time.time() - start, 2),
+              "command": " ".join(cmd[cmd.index(runner):])}
+    if os.path.exists(out):
+        with open(out) as f:
+            try:
+                result.update(json.load(f))
+            except json.JSONDecodeError:
+                pass
+    if memcheck:
+        summary = [l for l in proc.stdout.splitlines() + proc.stderr.splitlines()
+                   if "ERROR SUMMARY" in l]
+        result["memcheck"] = summary[-1].strip() if summary else "no summary"
+    if proc.returncode != 0:
+        result["log"] = (proc.stdout + proc.stderr)[-2000:]
+    return result
+
+
+def memcheck_cases():
+    """One case per plan and per fused variant, small enough for the sanitizer."""
+    for dtype in DTYPES:
+        for n in (100, 3000, 40000):  # multi_row, row_registers, chunked_online
+            yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
+        yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
+                   m=5, n=3000, stride=3013)
+    for variant in VARIANTS:
+        yield dict(name=f"{variant} bf16 5x1000", variant=variant, dtype="bf16", m=5, n=1000)
+    for plan, n, strategy in HAND_PLANS:
+        yield dict(name=f"hand {plan} f32 5x{n}", hand=strategy, dtype="f32", m=5, n=n)
+
+
+def fmt(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runner", default=os.environ.get("SOFTMAX_RUN", "softmax-run"))
+    parser.add_argument("--jobs", type=int, default=min(12, os.cpu_count() or 4))
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--memcheck", action="store_true", help="the compute-sanitizer subset")
+    parser.add_argument("--quick", action="store_true", help="fewer widths")
+    args = parser.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="softmax-conformance-")
+    lock = os.path.join(workdir, "gpu.lock")
+    selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
+    kind = "memcheck" if args.memcheck else "conformance"
+    print(f"{kind}: {len(selected)} cases, {args.jobs} at a time", flush=True)
+    start = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(run_case, c, args.runner, workdir, lock, args.memcheck,
+                               not args.memcheck) for c in selected]
+        for future in concurrent.futures.as_completed(futures):
+            results.append(future.result())
+    order = {c["name"]: i for i, c in enumerate(selected)}
+    results.sort(key=lambda r: order[r["name"]])
+
+    with open(os.path.join(args.out, f"{kind}.jsonl"), "w") as f:
+        for r in results:
+            f.write(json.dumps(r) + "\n")
+
+    passed = [r for r in results if r["exit"] == 0]
+    failed = [r for r in results if r["exit"] != 0]
+    if args.memcheck:
+        clean = [r for r in results if r.get("memcheck", "").endswith("0 errors")]
+    with open(os.path.join(args.out, f"{kind}.md"), "w") as f:
+        f.write(f"| case | result | max abs err | max rel err | median us | GB/s | x copy |\n")
+        f.write("|---|---|---|---|---|---|---|\n")
+        for r in results:
+            f.write(f"| {r['name']} | {'pass' if r['exit'] == 0 else 'FAIL (exit %d)' % r['exit']}"
+                    f"{' ' + r['memcheck'] if 'memcheck' in r else ''} | "
+                    f"{fmt(r.get('max_abs_error'), '.2e')} | {fmt(r.get('max_rel_error'), '.2e')} | "
+                    f"{fmt(r.get('median_us'), '.1f')} | {fmt(r.get('gbps'), '.0f')} | "
+                    f"{fmt(r.get('fraction_of_copy'), '.3f')} |\n")
+
+    for r in failed:
+        print(f"FAIL {r['name']} (exit {r['exit']}): {r.get('command')}")
+        print("   " + r.get("log", "").strip().replace("\n", "\n   ")[-800:])
+    print(f"\n{kind} finished in {time.time() - start:.0f} s")
+    print(f"{'cases':>8} {'passed':>8} {'failed':>8}" + (f" {'memcheck clean':>15}" if args.memcheck else ""))
+    print(f"{len(results):>8} {len(passed):>8} {len(failed):>8}" +
+          (f" {len(clean):>15}" if args.memcheck else ""))
+    ok = not failed and (not args.memcheck or len(clean) == len(results))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,3 +1,9 @@
+# Included after find_package(MLIR). In a static build, first rewrite MLIR's imported targets so
+# that they link the static LLVM component libraries instead of libLLVM.so (SoftmaxStaticPrelude).
+if(SOFTMAX_STATIC_TOOLS)
+  softmax_static_fixup()
+endif()
+
 # softmax_mlir_link(<target> <PUBLIC|PRIVATE> <MLIR component libraries...>)
 #
 # Links <target> against MLIR according to the link model of this build:

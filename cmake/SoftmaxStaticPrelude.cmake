@@ -26,7 +26,7 @@ macro(softmax_static_fixup)
     Core Support Passes Analysis TransformUtils IPO Linker BitReader BitWriter IRReader AsmParser
     Target TargetParser MC MCParser Object Option ProfileData Demangle FrontendOpenMP
     FrontendOffloading FrontendHLSL OrcJIT OrcShared OrcTargetProcess ExecutionEngine RuntimeDyld
-    JITLink NVPTXCodeGen NVPTXDesc NVPTXInfo X86CodeGen X86AsmParser X86Desc X86Info
+    JITLink PerfJITEvents NVPTXCodeGen NVPTXDesc NVPTXInfo X86CodeGen X86AsmParser X86Desc X86Info
     AMDGPUCodeGen AMDGPUDesc AMDGPUInfo AMDGPUAsmParser Instrumentation Coverage)
   get_property(_softmax_all_mlir GLOBAL PROPERTY MLIR_ALL_LIBS)
   foreach(_t IN LISTS _softmax_all_mlir)
@@ -37,10 +37,21 @@ macro(softmax_static_fixup)
         if(_libs)
           list(TRANSFORM _libs REPLACE "^LLVM$" "${_softmax_llvm_static_libs}")
           list(TRANSFORM _libs REPLACE "^\\$<LINK_ONLY:LLVM>$" "${_softmax_llvm_static_libs}")
+          # A few targets (MLIRExecutionEngine, MLIRJitRunner, ...) name the libMLIR.so dylib
+          # itself: their static dependencies are linked by name by the tools instead.
+          list(REMOVE_ITEM _libs MLIR "$<LINK_ONLY:MLIR>")
           list(REMOVE_ITEM _libs z3 -lz3 /usr/lib/x86_64-linux-gnu/libz3.so)
           set_target_properties(${_t} PROPERTIES INTERFACE_LINK_LIBRARIES "${_libs}")
         endif()
       endif()
     endif()
   endforeach()
+  # LLVMSupport names libz3.so (used only by the Z3 constraint solver, which nothing here calls).
+  if(TARGET LLVMSupport)
+    get_target_property(_libs LLVMSupport INTERFACE_LINK_LIBRARIES)
+    if(_libs)
+      list(FILTER _libs EXCLUDE REGEX "z3")
+      set_target_properties(LLVMSupport PROPERTIES INTERFACE_LINK_LIBRARIES "${_libs}")
+    endif()
+  endif()
 endmacro()

@@ -24,7 +24,25 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.softmax_tools_dir, append_path=True)
 
 tool_dirs = [config.softmax_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["softmax-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run"], tool_dirs)
+
+# `gpu`: a CUDA driver and device are usable (softmax-run --probe exits 0). The tests under
+# Integration/ need one; SOFTMAX_TEST_GPU=0 or 1 overrides the probe.
+import subprocess
+gpu_override = os.environ.get("SOFTMAX_TEST_GPU")
+if gpu_override is not None:
+    has_gpu = gpu_override == "1"
+else:
+    has_gpu = False
+    softmax_run = os.path.join(config.softmax_tools_dir, "softmax-run")
+    if os.path.exists(softmax_run):
+        try:
+            has_gpu = subprocess.run([softmax_run, "--probe"], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, timeout=120).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            has_gpu = False
+if has_gpu:
+    config.available_features.add("gpu")
 
 # ptxas (from a CUDA toolkit) assembles the generated PTX in the tests that need it.
 import shutil

@@ -75,6 +75,7 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--check", action="store_true", help="also check each result (slow)")
+    parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="softmax-bandwidth-")
@@ -109,7 +110,7 @@ def main():
         print(f"{rows[-1]['case']:>12} {rows[-1]['shape']:>14}: exit {r['exit']} "
               f"x copy {r.get('fraction_of_copy')}", flush=True)
 
-    with open(os.path.join(args.out, "bandwidth.jsonl"), "w") as f:
+    with open(os.path.join(args.jsonl_dir or args.out, "bandwidth.jsonl"), "w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
 

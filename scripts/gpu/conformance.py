@@ -17,6 +17,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -170,7 +171,8 @@ def run_case(case, runner, workdir, lock, memcheck, bench):
     if "stride" in case:
         cmd.append(f"--row-stride={case['stride']}")
     if memcheck:
-        cmd = ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "99"] + cmd
+        sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+        cmd = [sanitizer, "--tool", "memcheck", "--error-exitcode", "99"] + cmd
     start = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     result = {"name": case["name"], "exit": proc.returncode, "seconds": round(time.time() - start, 2),
@@ -181,6 +183,10 @@ def run_case(case, runner, workdir, lock, memcheck, bench):
                 result.update(json.load(f))
             except json.JSONDecodeError:
                 pass
+    checks = [c for c in result.get("checks", []) if c.get("checked")]
+    if checks:
+        result["max_abs_error"] = max(c["max_abs_error"] for c in checks)
+        result["max_rel_error"] = max(c["max_rel_error"] for c in checks)
     if memcheck:
         summary = [l for l in proc.stdout.splitlines() + proc.stderr.splitlines()
                    if "ERROR SUMMARY" in l]
@@ -214,6 +220,7 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--memcheck", action="store_true", help="the compute-sanitizer subset")
     parser.add_argument("--quick", action="store_true", help="fewer widths")
+    parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -232,7 +239,7 @@ def main():
     order = {c["name"]: i for i, c in enumerate(selected)}
     results.sort(key=lambda r: order[r["name"]])
 
-    with open(os.path.join(args.out, f"{kind}.jsonl"), "w") as f:
+    with open(os.path.join(args.jsonl_dir or args.out, f"{kind}.jsonl"), "w") as f:
         for r in results:
             f.write(json.dumps(r) + "\n")
 

@@ -1,0 +1,78 @@
+//===- Compare.h - Checking kernel outputs against the reference -*- C++ -*-===//
+//
+// Compares one output tensor, as read back from the device in its storage type, with the float64
+// reference rounded to that type (docs/runner.md, "Tolerances"):
+//  - an element that still holds the poison pattern was never written: counted as unwritten;
+//  - with a row stride, the padding after each row must still hold the poison pattern;
+//  - NaN must meet NaN, an infinity the same infinity; anything else must satisfy
+//      |out - ref| <= atolFloor + atolRow * rowScale + rtol * |ref|
+//    where rowScale is max |ref| over the finite elements of the row (at least 1 for
+//    log-probabilities and plain values).
+// It also measures the largest absolute and relative errors and, for probabilities, the row-sum
+// error max |sum(out) - 1| over rows that are not fully masked (and hold no NaN).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_RUNNER_COMPARE_H
+#define SOFTMAX_RUNNER_COMPARE_H
+
+#include "softmax/Runner/Storage.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace softmax::runner {
+
+/// What an output holds, which decides its tolerance.
+enum class OutputKind {
+  Probabilities,    ///< a softmax (values in [0, 1], rows summing to 1)
+  LogProbabilities, ///< a log-softmax (values <= 0, unbounded below)
+  Values,           ///< anything else (an element-wise chain)
+};
+const char *getOutputKindName(OutputKind kind);
+
+struct Tolerance {
+  double rtol = 0;      ///< relative to |ref|
+  double atolRow = 0;   ///< relative to the row's scale (max |ref| of the row)
+  double atolFloor = 0; ///< absolute
+};
+/// The tolerance for an output of `element` type holding `kind` (see docs/runner.md for why).
+Tolerance getTolerance(ElementKind element, OutputKind kind);
+
+struct Mismatch {
+  std::vector<int64_t> index; ///< position in the tensor
+  double got = 0;             ///< the kernel's value
+  double want = 0;            ///< the reference, rounded to storage
+  bool unwritten = false;     ///< still the poison pattern
+  bool padding = false;       ///< a padding element after the row (index.back() >= width)
+};
+
+struct CompareResult {
+  int64_t elements = 0;       ///< elements of the tensor
+  int64_t mismatches = 0;     ///< written elements outside the tolerance
+  int64_t unwritten = 0;      ///< elements still poisoned
+  int64_t paddingTouched = 0; ///< row-stride padding elements that no longer hold the poison
+  double maxAbsError = 0;     ///< over finite pairs
+  double maxRelError = 0;     ///< over finite pairs with ref != 0
+  double rowSumError = -1;    ///< probabilities only; -1 when not measured
+  int64_t rowsSummed = 0;
+  Tolerance tolerance;
+  std::vector<Mismatch> first; ///< the first few problems, in memory order
+
+  bool passed() const { return mismatches == 0 && unwritten == 0 && paddingTouched == 0; }
+};
+
+/// Checks the output `data` (storage bytes, rows `rowStride` elements apart; 0 means packed)
+/// of `shape` against `reference` (packed doubles already rounded to `element`; null: only the
+/// poison and padding checks run).
+CompareResult compareOutput(ElementKind element, const std::vector<int64_t> &shape,
+                            const void *data, int64_t rowStride, const double *reference,
+                            OutputKind kind, int maxReported = 8);
+
+/// "[3, 17] got 0.125 want 0.12500001" (or "unwritten" / "padding overwritten").
+std::string describeMismatch(const Mismatch &mismatch);
+
+} // namespace softmax::runner
+
+#endif // SOFTMAX_RUNNER_COMPARE_H

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the self-contained static tools (softmax-run, softmax-opt) in build-static/ and packs them,
+# with the programs the GPU runs use, into .device/softmax-tools.tar.xz (git-ignored). Carry
+# `.device` in the device call and run scripts/gpu/run.sh there (docs/runner.md).
+#
+#   scripts/gpu/pack.sh            build (incremental; several minutes from scratch on 2 cores)
+#   SOFTMAX_SKIP_BUILD=1 scripts/gpu/pack.sh    pack what build-static/ holds
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$root/build-static
+archive=$root/.device/softmax-tools.tar.xz
+tools=(softmax-run softmax-opt)
+
+if [ "${SOFTMAX_SKIP_BUILD:-0}" != 1 ]; then
+  SOFTMAX_STATIC=1 "$root/scripts/setup.sh" "$build"
+  ninja -C "$build" "${tools[@]}"
+fi
+
+# Self-contained: nothing but the C library's own shared objects.
+for tool in "${tools[@]}"; do
+  bin=$build/bin/$tool
+  [ -x "$bin" ] || { echo "pack: $bin is missing" >&2; exit 1; }
+  extra=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+          grep -Ev '^(libc|libm|libdl|libpthread|librt)\.so\.[0-9]+$|^ld-linux-x86-64\.so\.2$' || true)
+  if [ -n "$extra" ]; then
+    echo "pack: $tool needs shared libraries the GPU machine lacks: $extra" >&2
+    exit 1
+  fi
+  glibc=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
+  echo "pack: $tool $(du -h "$bin" | cut -f1), needs $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')(up to $glibc)"
+done
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/softmax/bin" "$stage/softmax/cases"
+for tool in "${tools[@]}"; do cp "$build/bin/$tool" "$stage/softmax/bin/"; done
+cp "$root"/examples/*.mlir "$stage/softmax/cases/"
+cp "$root"/test/Runner/Inputs/*.mlir "$stage/softmax/cases/"
+{
+  echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+  git -C "$root" diff --quiet 2>/dev/null && git -C "$root" diff --cached --quiet 2>/dev/null ||
+    echo "working tree had uncommitted changes"
+  echo "packed $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} > "$stage/softmax/VERSION"
+
+mkdir -p "$root/.device"
+tar -C "$stage" -cf - softmax | xz -T0 -6 > "$archive.tmp"
+mv "$archive.tmp" "$archive"
+size=$(stat -c %s "$archive")
+echo "pack: $archive $((size / 1024 / 1024)) MiB"
+if [ "$size" -gt $((60 * 1024 * 1024)) ]; then
+  echo "pack: the archive is over 60 MiB (the device call carries at most 64 MiB in all)" >&2
+  exit 1
+fi

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The one script that runs on the GPU machine, in a single device call (docs/runner.md):
+# unpacks .device/softmax-tools.tar.xz (made by scripts/gpu/pack.sh), runs the asked modes, and
+# prints a short table last. Under $OUT (or /tmp/softmax-gpu/out; the device call returns at most
+# 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
+# and cases.tar.xz (each case's full log and JSON).
+#
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|probe]...  (default: smoke)
+#
+# A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
+# case; add modes the same way. Exit status: 0 when every case passed, else 1.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+archive=${SOFTMAX_ARCHIVE:-$root/.device/softmax-tools.tar.xz}
+work=${SOFTMAX_WORK:-/tmp/softmax-gpu}
+out=${OUT:-$work/out}
+logs=$work/logs
+rm -rf "$logs"
+mkdir -p "$work" "$out" "$logs"
+
+if [ ! -f "$archive" ]; then
+  echo "run: $archive not found: run scripts/gpu/pack.sh and carry .device" >&2
+  exit 2
+fi
+rm -rf "$work/softmax"
+tar -C "$work" -xJf "$archive" || { echo "run: cannot unpack $archive" >&2; exit 2; }
+run=$work/softmax/bin/softmax-run
+cases=$work/softmax/cases
+{
+  cat "$work/softmax/VERSION"
+  echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null
+  "$run" --probe
+} | tee "$out/environment.txt"
+
+rows=()
+failures=0
+# case_ NAME ARGS...: one softmax-run invocation, its output in $out/NAME.log and $out/NAME.json.
+case_() {
+  local name=$1; shift
+  local start=$SECONDS
+  "$run" "$@" --json="$logs/$name.json" > "$logs/$name.log" 2>&1
+  local code=$?
+  [ "$code" = 0 ] || failures=$((failures + 1))
+  local seconds=$((SECONDS - start))
+  local row
+  row=$(python3 - "$logs/$name.json" "$name" "$code" "$seconds" <<'PY' 2>/dev/null
+import json, sys
+path, name, code, secs = sys.argv[1:5]
+try:
+    r = json.load(open(path))
+except Exception:
+    print(f"{name:<22} {'NO-JSON':<13} {code:>4} {'-':>9} {'-':>9} {'-':>6} {'-':>7} {'-':>6} {'-':>6} {'-':>10} {secs:>4}")
+    sys.exit()
+def num(key, fmt):
+    v = r.get(key)
+    return format(v, fmt) if isinstance(v, (int, float)) else "-"
+shape = r["shapes"][0] if r.get("shapes") else "-"
+checked = [c["max_abs_error"] for c in r.get("checks", []) if c.get("checked")]
+max_abs = format(max(checked), ".2e") if checked else "-"
+print(f"{name:<22} {r.get('status','?'):<13} {code:>4} {num('median_us','.1f'):>9} {num('copy_us','.1f'):>9} "
+      f"{num('fraction_of_copy','.3f'):>6} {num('gbps','.0f'):>7} {r.get('mismatches','-'):>6} "
+      f"{r.get('unwritten','-'):>6} {max_abs:>10} {secs:>4}  {shape}")
+PY
+  )
+  [ -n "$row" ] || row=$(printf '%-22s %-13s %4s' "$name" "?" "$code")
+  rows+=("$row")
+  echo "$row"
+}
+
+# The first call of a new build: a few cases of every kind, checked and timed.
+smoke() {
+  local s=$cases/small.mlir
+  case_ f32_4096x4096      "$cases/softmax_f32.mlir" --bench
+  case_ attention_bf16     "$cases/attention_scores_bf16.mlir" --bench
+  case_ padded_logsm_f16   "$cases/padded_log_softmax_dynamic.mlir" --shape=2048x32000 --shape=2048 --shape=32000 --bench
+  case_ temperature_f32    "$cases/temperature_sampling.mlir" --scalar=1.25 --bench
+  case_ wide_chunked_f32   "$s" --entry=softmax_dyn_f32 --shape=256x131072 --bench
+  case_ row_stride_f32     "$s" --entry=softmax_dyn_f32 --shape=16384x1000 --row-stride=1024 --bench
+  case_ special_f32        "$cases/softmax_f32.mlir" --special=all
+  case_ special_bf16_wide  "$s" --entry=softmax_wide_bf16 --special=all --row-stride=200016
+  case_ special_logsm_f16  "$s" --entry=log_softmax_bias --special=all
+}
+
+# Correctness across shapes, dtypes, dispatch tiers and special values (no timing).
+conformance() {
+  local s=$cases/small.mlir
+  case_ odd_special        "$s" --entry=softmax_odd --special=all
+  case_ odd_stride         "$s" --entry=softmax_odd --row-stride=1003
+  case_ causal_small       "$s" --entry=causal_small
+  for n in 1 7 32 33 300 1000 4096 5000 12289 70000 1000001; do
+    case_ "dyn_1x$n"       "$s" --entry=softmax_1d --shape=$n
+    case_ "dyn_64x$n"      "$s" --entry=softmax_dyn_f32 --shape=64x$n --special=all
+  done
+  case_ padded_narrow      "$cases/padded_log_softmax_dynamic.mlir" --shape=1000x7 --shape=1000 --shape=7 --special=all
+  case_ padded_uniform     "$cases/padded_log_softmax_dynamic.mlir" --shape=300x5000 --shape=300 --shape=5000 --dist=uniform --scale=8
+  case_ temperature_mask   "$cases/temperature_sampling.mlir" --mask-density=0.01 --special=all
+  case_ attention_special  "$cases/attention_scores_bf16.mlir" --special=all --row-stride=1040
+}
+
+# Timing only at sizes far above the L2 cache.
+bench() {
+  local s=$cases/small.mlir
+  for shape in 262144x128 65536x1024 16384x4096 4096x16384 1024x65536 256x262144; do
+    case_ "bench_f32_$shape" "$s" --entry=softmax_dyn_f32 --shape=$shape --no-check --bench --reps=30
+  done
+  case_ bench_attention "$cases/attention_scores_bf16.mlir" --no-check --bench --reps=30
+}
+
+probe() { :; }
+
+# The conformance suite (docs/conformance.md): scripts/gpu/conformance.py, in parallel, checked,
+# timed one at a time. Its table goes to $out/conformance.md, every result to the logs.
+suite() {
+  python3 "$root/scripts/gpu/conformance.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
+    failures=$((failures + 1))
+}
+
+# compute-sanitizer memcheck on one case per plan and per fused variant.
+memcheck() {
+  python3 "$root/scripts/gpu/conformance.py" --memcheck --jobs 8 --runner "$run" --out "$out" \
+    --jsonl-dir "$logs" || failures=$((failures + 1))
+}
+
+# The bandwidth table over the anchors' shapes (docs/performance.md).
+bandwidth() {
+  python3 "$root/scripts/gpu/bandwidth.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
+    failures=$((failures + 1))
+}
+
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(smoke)
+header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
+  case status exit median_us copy_us frac GB/s mism unwrit max_abs sec shape)
+echo "$header"
+for mode in "${modes[@]}"; do
+  if ! declare -F "$mode" > /dev/null; then
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, probe)" >&2
+    exit 2
+  fi
+  "$mode"
+done
+
+# The table last (the device call returns the end of the output).
+{
+  echo
+  echo "== softmax-run on $(sed -n 's/^gpu: //p' "$out/environment.txt" | head -1)"
+  echo "$header"
+  printf '%s\n' "${rows[@]}"
+  echo "cases: ${#rows[@]}, failed: $failures (summary, results.json and cases.tar.xz in $out)"
+} | tee "$out/summary.txt"
+python3 - "$logs" "$out/results.json" <<'PY' 2>/dev/null
+import glob, json, os, sys
+reports = []
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getmtime):
+    try:
+        report = json.load(open(path))
+    except Exception:
+        continue
+    report["case"] = os.path.basename(path)[:-5]
+    reports.append(report)
+json.dump(reports, open(sys.argv[2], "w"), indent=1)
+PY
+tar -C "$work" -cJf "$out/cases.tar.xz" logs
+[ "$failures" = 0 ]

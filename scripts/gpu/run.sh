@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|probe]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|sweep|probe]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -122,6 +122,11 @@ memcheck() {
     --jsonl-dir "$logs" || failures=$((failures + 1))
 }
 
+# Hand-written plans side by side: the numbers behind the thresholds (docs/strategies.md).
+sweep() {
+  python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs"
+}
+
 # The bandwidth table over the anchors' shapes (docs/performance.md).
 bandwidth() {
   python3 "$root/scripts/gpu/bandwidth.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
@@ -135,7 +140,7 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, probe)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, sweep, probe)" >&2
     exit 2
   fi
   "$mode"

@@ -74,45 +74,45 @@ func.func @fused_multi_row_bf16(%x: tensor<65536x256xbf16>) -> tensor<65536x256x
   return %y : tensor<65536x256xbf16>
 }
 
-func.func @plain_row_registers_f32(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xf32> {
-  %p = softmax.softmax %x : tensor<4096x32768xf32>
-  return %p : tensor<4096x32768xf32>
+func.func @plain_row_registers_f32(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+  %p = softmax.softmax %x : tensor<4096x16384xf32>
+  return %p : tensor<4096x16384xf32>
 }
 
-func.func @fused_row_registers_f32(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xbf16> {
-  %s = softmax.scale %x by 0.125 : tensor<4096x32768xf32>
-  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
-  %p = softmax.softmax %c : tensor<4096x32768xf32>
-  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xbf16>
-  return %y : tensor<4096x32768xbf16>
+func.func @fused_row_registers_f32(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<4096x16384xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x16384xf32>
+  %p = softmax.softmax %c : tensor<4096x16384xf32>
+  %y = softmax.cast %p : tensor<4096x16384xf32> to tensor<4096x16384xbf16>
+  return %y : tensor<4096x16384xbf16>
 }
 
-func.func @plain_row_registers_f16(%x: tensor<4096x32768xf16>) -> tensor<4096x32768xf16> {
-  %p = softmax.softmax %x : tensor<4096x32768xf16>
-  return %p : tensor<4096x32768xf16>
+func.func @plain_row_registers_f16(%x: tensor<4096x16384xf16>) -> tensor<4096x16384xf16> {
+  %p = softmax.softmax %x : tensor<4096x16384xf16>
+  return %p : tensor<4096x16384xf16>
 }
 
-func.func @fused_row_registers_f16(%x: tensor<4096x32768xf16>) -> tensor<4096x32768xf16> {
-  %w = softmax.cast %x : tensor<4096x32768xf16> to tensor<4096x32768xf32>
-  %s = softmax.scale %w by 0.125 : tensor<4096x32768xf32>
-  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
-  %p = softmax.softmax %c : tensor<4096x32768xf32>
-  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xf16>
-  return %y : tensor<4096x32768xf16>
+func.func @fused_row_registers_f16(%x: tensor<4096x16384xf16>) -> tensor<4096x16384xf16> {
+  %w = softmax.cast %x : tensor<4096x16384xf16> to tensor<4096x16384xf32>
+  %s = softmax.scale %w by 0.125 : tensor<4096x16384xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x16384xf32>
+  %p = softmax.softmax %c : tensor<4096x16384xf32>
+  %y = softmax.cast %p : tensor<4096x16384xf32> to tensor<4096x16384xf16>
+  return %y : tensor<4096x16384xf16>
 }
 
-func.func @plain_row_registers_bf16(%x: tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16> {
-  %p = softmax.softmax %x : tensor<4096x32768xbf16>
-  return %p : tensor<4096x32768xbf16>
+func.func @plain_row_registers_bf16(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
+  %p = softmax.softmax %x : tensor<4096x16384xbf16>
+  return %p : tensor<4096x16384xbf16>
 }
 
-func.func @fused_row_registers_bf16(%x: tensor<4096x32768xbf16>) -> tensor<4096x32768xbf16> {
-  %w = softmax.cast %x : tensor<4096x32768xbf16> to tensor<4096x32768xf32>
-  %s = softmax.scale %w by 0.125 : tensor<4096x32768xf32>
-  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x32768xf32>
-  %p = softmax.softmax %c : tensor<4096x32768xf32>
-  %y = softmax.cast %p : tensor<4096x32768xf32> to tensor<4096x32768xbf16>
-  return %y : tensor<4096x32768xbf16>
+func.func @fused_row_registers_bf16(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
+  %w = softmax.cast %x : tensor<4096x16384xbf16> to tensor<4096x16384xf32>
+  %s = softmax.scale %w by 0.125 : tensor<4096x16384xf32>
+  %c = softmax.mask %s, causal offset = 16384 : tensor<4096x16384xf32>
+  %p = softmax.softmax %c : tensor<4096x16384xf32>
+  %y = softmax.cast %p : tensor<4096x16384xf32> to tensor<4096x16384xbf16>
+  return %y : tensor<4096x16384xbf16>
 }
 
 func.func @plain_row_shared_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xf32> {

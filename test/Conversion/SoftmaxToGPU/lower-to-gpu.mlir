@@ -43,13 +43,13 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_2
 // CHECK: arith.cmpi ule, %[[N]], %c8192
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_3
-// CHECK: arith.cmpi ule, %[[N]], %c32768
+// CHECK: arith.cmpi ule, %[[N]], %c16384
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_4
 // CHECK: arith.cmpi ule, %[[N]], %c57856
-// The row in shared memory: the reductions' 64 slots (256 bytes), then the row as f32.
+// The row in shared memory: the reductions' 32 slots (128 bytes), then the row as f32.
 // CHECK: %[[VECTORS:.+]] = arith.ceildivui %[[N]], %c8
 // CHECK: %[[ROW:.+]] = arith.muli %[[VECTORS]], %c32
-// CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c256
+// CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c128
 // CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_5 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
@@ -57,7 +57,7 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
 // CHECK: gpu.func @dynamic_0_row_shared_5
 // CHECK: gpu.dynamic_shared_memory
-// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.view
 // CHECK-SAME: to memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 32 : i64} : memref<?xf32, #gpu.address_space<workgroup>>, vector<8xf32>

@@ -1,11 +1,14 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy))' --split-input-file | FileCheck %s
 
-// Plans at and around each threshold, for f32, f16 and bf16, with M = 65536 rows:
-//  - multi_row while at most 32 lanes of 16 values cover a row (N <= 512);
-//  - row_registers up to the register limit: 1024 lanes x 32 values = 32768 (64 registers a
-//    thread for a block of 1024, 32 of them for values);
+// Plans at and around each threshold (docs/strategies.md has the measurements behind them), for
+// f32, f16 and bf16, with M = 65536 rows:
+//  - values a thread: 8 for f32 rows of at most 64, 16 up to 4096 columns, 32 beyond;
+//  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
+//    registers (512 lanes x 32 values = 16384 columns: 64 of the 128 registers a thread of a
+//    512-thread block may use hold values, 48 are kept for the rest);
 //  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements);
-//  - chunked_online beyond. The vector is the widest dividing N (16 bytes at most).
+//  - chunked_online beyond. The vector is 16 bytes; rows are peeled to a vector boundary, except
+//    with fewer lanes than a vector holds, where the widest vector dividing N is taken.
 
 // CHECK-LABEL: func.func @n1_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
@@ -17,7 +20,7 @@ func.func @n1_f32(%x: tensor<65536x1xf32>) -> tensor<65536x1xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n31_f32(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>]
 func.func @n31_f32(%x: tensor<65536x31xf32>) -> tensor<65536x31xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf32> -> tensor<65536x31xf32>
   return %0 : tensor<65536x31xf32>
@@ -26,7 +29,7 @@ func.func @n31_f32(%x: tensor<65536x31xf32>) -> tensor<65536x31xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n32_f32(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>]
 func.func @n32_f32(%x: tensor<65536x32xf32>) -> tensor<65536x32xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xf32> -> tensor<65536x32xf32>
   return %0 : tensor<65536x32xf32>
@@ -35,10 +38,28 @@ func.func @n32_f32(%x: tensor<65536x32xf32>) -> tensor<65536x32xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n33_f32(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>]
 func.func @n33_f32(%x: tensor<65536x33xf32>) -> tensor<65536x33xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf32> -> tensor<65536x33xf32>
   return %0 : tensor<65536x33xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n64_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>]
+func.func @n64_f32(%x: tensor<65536x64xf32>) -> tensor<65536x64xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xf32> -> tensor<65536x64xf32>
+  return %0 : tensor<65536x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n65_f32(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 3>]
+func.func @n65_f32(%x: tensor<65536x65xf32>) -> tensor<65536x65xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xf32> -> tensor<65536x65xf32>
+  return %0 : tensor<65536x65xf32>
 }
 
 // -----
@@ -53,7 +74,7 @@ func.func @n512_f32(%x: tensor<65536x512xf32>) -> tensor<65536x512xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 3>]
 func.func @n513_f32(%x: tensor<65536x513xf32>) -> tensor<65536x513xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf32> -> tensor<65536x513xf32>
   return %0 : tensor<65536x513xf32>
@@ -71,7 +92,7 @@ func.func @n1024_f32(%x: tensor<65536x1024xf32>) -> tensor<65536x1024xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 3>]
 func.func @n1025_f32(%x: tensor<65536x1025xf32>) -> tensor<65536x1025xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf32> -> tensor<65536x1025xf32>
   return %0 : tensor<65536x1025xf32>
@@ -79,29 +100,56 @@ func.func @n1025_f32(%x: tensor<65536x1025xf32>) -> tensor<65536x1025xf32> {
 
 // -----
 
-// CHECK-LABEL: func.func @n32767_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
-func.func @n32767_f32(%x: tensor<65536x32767xf32>) -> tensor<65536x32767xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xf32> -> tensor<65536x32767xf32>
-  return %0 : tensor<65536x32767xf32>
+// CHECK-LABEL: func.func @n4096_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>]
+func.func @n4096_f32(%x: tensor<65536x4096xf32>) -> tensor<65536x4096xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xf32> -> tensor<65536x4096xf32>
+  return %0 : tensor<65536x4096xf32>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32768_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>]
-func.func @n32768_f32(%x: tensor<65536x32768xf32>) -> tensor<65536x32768xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xf32> -> tensor<65536x32768xf32>
-  return %0 : tensor<65536x32768xf32>
+// CHECK-LABEL: func.func @n4097_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 5>]
+func.func @n4097_f32(%x: tensor<65536x4097xf32>) -> tensor<65536x4097xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xf32> -> tensor<65536x4097xf32>
+  return %0 : tensor<65536x4097xf32>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32769_f32(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
-func.func @n32769_f32(%x: tensor<65536x32769xf32>) -> tensor<65536x32769xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf32> -> tensor<65536x32769xf32>
-  return %0 : tensor<65536x32769xf32>
+// CHECK-LABEL: func.func @n16384_f32(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n16384_f32(%x: tensor<65536x16384xf32>) -> tensor<65536x16384xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xf32> -> tensor<65536x16384xf32>
+  return %0 : tensor<65536x16384xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n16385_f32(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n16385_f32(%x: tensor<65536x16385xf32>) -> tensor<65536x16385xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xf32> -> tensor<65536x16385xf32>
+  return %0 : tensor<65536x16385xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57856_f32(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n57856_f32(%x: tensor<65536x57856xf32>) -> tensor<65536x57856xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xf32> -> tensor<65536x57856xf32>
+  return %0 : tensor<65536x57856xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57864_f32(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n57864_f32(%x: tensor<65536x57864xf32>) -> tensor<65536x57864xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xf32> -> tensor<65536x57864xf32>
+  return %0 : tensor<65536x57864xf32>
 }
 
 // -----
@@ -142,6 +190,24 @@ func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
 
 // -----
 
+// CHECK-LABEL: func.func @n64_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+func.func @n64_f16(%x: tensor<65536x64xf16>) -> tensor<65536x64xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xf16> -> tensor<65536x64xf16>
+  return %0 : tensor<65536x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n65_f16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 2>]
+func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xf16> -> tensor<65536x65xf16>
+  return %0 : tensor<65536x65xf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @n512_f16(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
 func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
@@ -152,7 +218,7 @@ func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
 func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
   return %0 : tensor<65536x513xf16>
@@ -170,7 +236,7 @@ func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 2>]
 func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
   return %0 : tensor<65536x1025xf16>
@@ -178,29 +244,56 @@ func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
 
 // -----
 
-// CHECK-LABEL: func.func @n32767_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
-func.func @n32767_f16(%x: tensor<65536x32767xf16>) -> tensor<65536x32767xf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xf16> -> tensor<65536x32767xf16>
-  return %0 : tensor<65536x32767xf16>
+// CHECK-LABEL: func.func @n4096_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xf16> -> tensor<65536x4096xf16>
+  return %0 : tensor<65536x4096xf16>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32768_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>]
-func.func @n32768_f16(%x: tensor<65536x32768xf16>) -> tensor<65536x32768xf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xf16> -> tensor<65536x32768xf16>
-  return %0 : tensor<65536x32768xf16>
+// CHECK-LABEL: func.func @n4097_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 3>]
+func.func @n4097_f16(%x: tensor<65536x4097xf16>) -> tensor<65536x4097xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xf16> -> tensor<65536x4097xf16>
+  return %0 : tensor<65536x4097xf16>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32769_f16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
-func.func @n32769_f16(%x: tensor<65536x32769xf16>) -> tensor<65536x32769xf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xf16> -> tensor<65536x32769xf16>
-  return %0 : tensor<65536x32769xf16>
+// CHECK-LABEL: func.func @n16384_f16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n16384_f16(%x: tensor<65536x16384xf16>) -> tensor<65536x16384xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xf16> -> tensor<65536x16384xf16>
+  return %0 : tensor<65536x16384xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n16385_f16(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n16385_f16(%x: tensor<65536x16385xf16>) -> tensor<65536x16385xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xf16> -> tensor<65536x16385xf16>
+  return %0 : tensor<65536x16385xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57856_f16(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n57856_f16(%x: tensor<65536x57856xf16>) -> tensor<65536x57856xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xf16> -> tensor<65536x57856xf16>
+  return %0 : tensor<65536x57856xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57864_f16(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n57864_f16(%x: tensor<65536x57864xf16>) -> tensor<65536x57864xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xf16> -> tensor<65536x57864xf16>
+  return %0 : tensor<65536x57864xf16>
 }
 
 // -----
@@ -241,6 +334,24 @@ func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
 
 // -----
 
+// CHECK-LABEL: func.func @n64_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+func.func @n64_bf16(%x: tensor<65536x64xbf16>) -> tensor<65536x64xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xbf16> -> tensor<65536x64xbf16>
+  return %0 : tensor<65536x64xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n65_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 2>]
+func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xbf16> -> tensor<65536x65xbf16>
+  return %0 : tensor<65536x65xbf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @n512_bf16(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
 func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
@@ -251,7 +362,7 @@ func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
 func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
   return %0 : tensor<65536x513xbf16>
@@ -269,7 +380,7 @@ func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 2>]
 func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
   return %0 : tensor<65536x1025xbf16>
@@ -277,36 +388,63 @@ func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
 
 // -----
 
-// CHECK-LABEL: func.func @n32767_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 1, chunks = 32>]
-func.func @n32767_bf16(%x: tensor<65536x32767xbf16>) -> tensor<65536x32767xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32767xbf16> -> tensor<65536x32767xbf16>
-  return %0 : tensor<65536x32767xbf16>
+// CHECK-LABEL: func.func @n4096_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xbf16> -> tensor<65536x4096xbf16>
+  return %0 : tensor<65536x4096xbf16>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32768_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>]
-func.func @n32768_bf16(%x: tensor<65536x32768xbf16>) -> tensor<65536x32768xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32768xbf16> -> tensor<65536x32768xbf16>
-  return %0 : tensor<65536x32768xbf16>
+// CHECK-LABEL: func.func @n4097_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 3>]
+func.func @n4097_bf16(%x: tensor<65536x4097xbf16>) -> tensor<65536x4097xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xbf16> -> tensor<65536x4097xbf16>
+  return %0 : tensor<65536x4097xbf16>
 }
 
 // -----
 
-// CHECK-LABEL: func.func @n32769_bf16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 1, chunks = 16>]
-func.func @n32769_bf16(%x: tensor<65536x32769xbf16>) -> tensor<65536x32769xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32769xbf16> -> tensor<65536x32769xbf16>
-  return %0 : tensor<65536x32769xbf16>
+// CHECK-LABEL: func.func @n16384_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n16384_bf16(%x: tensor<65536x16384xbf16>) -> tensor<65536x16384xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xbf16> -> tensor<65536x16384xbf16>
+  return %0 : tensor<65536x16384xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n16385_bf16(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n16385_bf16(%x: tensor<65536x16385xbf16>) -> tensor<65536x16385xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xbf16> -> tensor<65536x16385xbf16>
+  return %0 : tensor<65536x16385xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57856_bf16(
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n57856_bf16(%x: tensor<65536x57856xbf16>) -> tensor<65536x57856xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xbf16> -> tensor<65536x57856xbf16>
+  return %0 : tensor<65536x57856xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n57864_bf16(
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xbf16> -> tensor<65536x57864xbf16>
+  return %0 : tensor<65536x57864xbf16>
 }
 
 // -----
 // A dynamic width gets one variant a tier and a final chunked_online plan; the host code
 // dispatches on N. The vector is the widest, checked for alignment at run time.
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -315,7 +453,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>
@@ -351,42 +489,3 @@ func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
   return %0 : tensor<64x1024xf32>
 }
 
-// -----
-
-// The shared-memory threshold: 57856 f32 values fill 226 KB.
-// CHECK-LABEL: func.func @n57856_f32(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
-func.func @n57856_f32(%x: tensor<64x57856xf32>) -> tensor<64x57856xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57856xf32> -> tensor<64x57856xf32>
-  return %0 : tensor<64x57856xf32>
-}
-
-// -----
-
-// The shared-memory threshold: 57856 f32 values fill 226 KB.
-// CHECK-LABEL: func.func @n57864_f32(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 4, chunks = 4>]
-func.func @n57864_f32(%x: tensor<64x57864xf32>) -> tensor<64x57864xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57864xf32> -> tensor<64x57864xf32>
-  return %0 : tensor<64x57864xf32>
-}
-
-// -----
-
-// The shared-memory threshold: 57856 f32 values fill 226 KB.
-// CHECK-LABEL: func.func @n57856_bf16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
-func.func @n57856_bf16(%x: tensor<64x57856xbf16>) -> tensor<64x57856xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57856xbf16> -> tensor<64x57856xbf16>
-  return %0 : tensor<64x57856xbf16>
-}
-
-// -----
-
-// The shared-memory threshold: 57856 f32 values fill 226 KB.
-// CHECK-LABEL: func.func @n57864_bf16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 1024, rows = 1, vector = 8, chunks = 2>]
-func.func @n57864_bf16(%x: tensor<64x57864xbf16>) -> tensor<64x57864xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x57864xbf16> -> tensor<64x57864xbf16>
-  return %0 : tensor<64x57864xbf16>
-}

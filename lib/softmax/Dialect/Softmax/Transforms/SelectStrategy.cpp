@@ -26,11 +26,23 @@ using namespace mlir::softmax;
 
 namespace {
 
-/// Values a thread keeps before more lanes are given to a row.
-constexpr int64_t kValuesPerThread = 16;
+/// Values a thread keeps before more lanes are given to a row: measured on the H200
+/// (scripts/gpu/sweep.py, docs/strategies.md). Tiny f32 rows coalesce best with 8 (4 lanes of 2
+/// vectors for 32 columns: 0.995x copy against 0.79x with 16); up to 4096 columns 16 is within
+/// 2% of the best; wider rows want 32 (bf16 8192: 0.85x against 0.69x with 16).
+int64_t valuesPerThread(int64_t width, int64_t elementBytes) {
+  if (elementBytes == 4 && width <= 64)
+    return 8;
+  return width <= 4096 ? 16 : 32;
+}
+/// Values a thread of the one-block-a-row plans (row_shared, chunked_online) handles per span,
+/// and their lanes: 512 lanes of 32 values measured best or within 1-2% of it from 32768
+/// columns up, against 1024 lanes.
+constexpr int64_t kSpanValuesPerThread = 32;
+constexpr int64_t kSpanLanes = 512;
 /// Registers a register-plan thread needs besides its values (addresses, indices, the row's
 /// max and sum, loop state); measured with ptxas -v on the generated kernels.
-constexpr int64_t kRegisterOverhead = 32;
+constexpr int64_t kRegisterOverhead = 48;
 /// Threads of a block of narrow rows.
 constexpr int64_t kBlockThreads = 256;
 
@@ -41,21 +53,31 @@ public:
       : context(context), target(target), registerBudget(registerBudget),
         maxThreads(maxThreads), sharedMemoryBytes(sharedMemoryBytes) {}
 
-  /// The widest vector (in elements) that keeps rows of `width` aligned when packed;
-  /// a dynamic width gets the widest, and the kernel checks alignment at run time.
-  int64_t vectorFor(int64_t width, int64_t elementBytes) const {
-    int64_t vector = target.vectorBytes / elementBytes;
-    if (!ShapedType::isDynamic(width))
+  /// The widest vector (in elements) of one access: 16 bytes of the wider type.
+  int64_t widestVector(int64_t elementBytes) const { return target.vectorBytes / elementBytes; }
+
+  /// The vector for `lanes` lanes a row. With at least a vector's worth of lanes, the kernel
+  /// peels each row's first columns up to a vector boundary, so the widest vector always works.
+  /// With fewer, vectors need every row to start on a boundary: the widest that divides a static
+  /// width (a dynamic width gets the widest, and the kernel falls back to scalars at run time
+  /// for rows that do not start on a boundary).
+  static int64_t vectorFor(int64_t width, int64_t widest, int64_t lanes) {
+    int64_t vector = widest;
+    if (lanes < widest && !ShapedType::isDynamic(width))
       while (vector > 1 && width % vector != 0)
         vector /= 2;
     return vector;
   }
 
   /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
-  StrategyAttr registerPlan(int64_t width, int64_t vector, std::optional<int64_t> rowCount) const {
+  StrategyAttr registerPlan(int64_t width, int64_t elementBytes,
+                           std::optional<int64_t> rowCount) const {
+    int64_t widest = widestVector(elementBytes);
+    int64_t perThread = valuesPerThread(width, elementBytes);
     int64_t lanes = std::min<int64_t>(
-        maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, kValuesPerThread))));
+        maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
     for (; lanes <= maxThreads; lanes *= 2) {
+      int64_t vector = vectorFor(width, widest, lanes);
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
@@ -69,8 +91,9 @@ public:
 
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
   StrategyAttr chunkedPlan(int64_t vector) const {
-    int64_t chunks = std::max<int64_t>(1, kValuesPerThread / vector);
-    return StrategyAttr::get(context, KernelPlan::chunked_online, maxThreads, 1, vector, chunks);
+    int64_t chunks = std::max<int64_t>(1, kSpanValuesPerThread / vector);
+    return StrategyAttr::get(context, KernelPlan::chunked_online,
+                             std::min(kSpanLanes, maxThreads), 1, vector, chunks);
   }
 
   /// The row in shared memory (as f32) when the target's shared memory holds it, else null.
@@ -80,8 +103,9 @@ public:
       return {};
     if (ShapedType::isDynamic(width) && bytes < StrategyAttr::kSharedRowBytes)
       return {}; // the dispatch assumes the full capacity
-    int64_t chunks = std::max<int64_t>(1, kValuesPerThread / vector);
-    return StrategyAttr::get(context, KernelPlan::row_shared, maxThreads, 1, vector, chunks);
+    int64_t chunks = std::max<int64_t>(1, kSpanValuesPerThread / vector);
+    return StrategyAttr::get(context, KernelPlan::row_shared, std::min(kSpanLanes, maxThreads), 1,
+                             vector, chunks);
   }
 
   /// The widest row a register plan holds with this element type.
@@ -156,14 +180,14 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           std::max(type.getElementTypeBitWidth(),
                    op.getResult().getType().getElementTypeBitWidth()) / 8;
       int64_t width = op.getRowWidth();
-      int64_t vector = planner.vectorFor(width, elementBytes);
+      int64_t vector = planner.widestVector(elementBytes);
       std::optional<int64_t> rowCount;
       if (type.hasStaticShape())
         rowCount = type.getNumElements() / std::max<int64_t>(1, width);
 
       SmallVector<Attribute> plans;
       if (!ShapedType::isDynamic(width)) {
-        StrategyAttr plan = planner.registerPlan(width, vector, rowCount);
+        StrategyAttr plan = planner.registerPlan(width, elementBytes, rowCount);
         if (!plan)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
@@ -173,7 +197,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         for (int64_t tier : {int64_t(32), int64_t(512), int64_t(2048), int64_t(8192), limit}) {
           if (tier > limit)
             continue;
-          if (StrategyAttr plan = planner.registerPlan(tier, vector, rowCount))
+          if (StrategyAttr plan = planner.registerPlan(tier, elementBytes, rowCount))
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);
         }

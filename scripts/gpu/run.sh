@@ -112,7 +112,7 @@ probe() { :; }
 # The conformance suite (docs/conformance.md): scripts/gpu/conformance.py, in parallel, checked,
 # timed one at a time. Its table goes to $out/conformance.md, every result to the logs.
 suite() {
-  python3 "$root/scripts/gpu/conformance.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
+  python3 "$root/scripts/gpu/conformance.py" --jobs "${SUITE_JOBS:-12}" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
     failures=$((failures + 1))
 }
 

@@ -6,16 +6,16 @@
 
 // CHECK: .target sm_90
 // Row in registers over 16-byte aligned rows: vector loads and stores, butterfly shuffles,
-// exp through ex2.approx, one barrier per cross-warp reduction.
+// exp through ex2.approx.ftz, one barrier per cross-warp reduction.
 // CHECK-LABEL: .entry scores_0_row_registers(
 // CHECK: .maxntid 256, 1, 1
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync
-// CHECK: ex2.approx.f32
+// CHECK: ex2.approx.ftz.f32
 // CHECK: rcp.rn.f32
-// The f32 input sets the vector (4); the bf16 output is stored 4 at a time.
-// CHECK: st.global.v4.b16
+// The f32 input sets the vector (4); the bf16 output is stored 4 at a time (two packed pairs).
+// CHECK: st.global.v2.b32
 // Narrow bf16 rows: 8 elements (16 bytes) a vector.
 // CHECK-LABEL: .entry narrow_0_multi_row(
 // CHECK: ld.global.v4.b32

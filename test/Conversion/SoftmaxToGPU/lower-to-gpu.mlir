@@ -20,7 +20,7 @@
 // CHECK: gpu.shuffle xor %{{.+}}, %{{.+}}, %{{.+}} : f32
 // CHECK: arith.maximumf
 // CHECK: gpu.barrier
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: gpu.barrier
 // CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64}
 // CHECK-NOT: scf.for

@@ -90,7 +90,9 @@ private:
   Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
   Value toF32(Value v);
   Value fromF32(Value v, Type type);
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.f32", x); }
+  // The flush-to-zero form is one MUFU instruction; the other handles subnormal results with
+  // extra scaling. Only exps below 2^-126 flush, far under every tolerance.
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
   Value intrinsic(StringRef name, Value x) {
     return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name), ValueRange{x})
@@ -472,10 +474,15 @@ SmallVector<Value> KernelEmitter::loadValues(Value column0) {
 }
 
 void KernelEmitter::storeValues(Value column0, ArrayRef<Value> values) {
+  // Convert as one vector: the back end then packs pairs (cvt.rn.bf16x2.f32 / f16x2).
   Type elementType = op.getResult().getType().getElementType();
+  auto vectorType = VectorType::get({vector}, elementType);
+  Value wide = vector::FromElementsOp::create(b, loc, VectorType::get({vector}, f32), values);
+  Value packed = elementType.isF32() ? wide
+                                     : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
   SmallVector<Value> converted;
-  for (Value v : values)
-    converted.push_back(fromF32(v, elementType));
+  for (int64_t v = 0; v < vector; ++v)
+    converted.push_back(vector::ExtractOp::create(b, loc, packed, v));
   auto scalarStores = [&] {
     for (int64_t v = 0; v < vector; ++v) {
       Value column = add(column0, index(v));
@@ -491,8 +498,6 @@ void KernelEmitter::storeValues(Value column0, ArrayRef<Value> values) {
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-  auto vectorType = VectorType::get({vector}, elementType);
-  Value packed = vector::FromElementsOp::create(b, loc, vectorType, converted);
   int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
   vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
                           llvm::MaybeAlign(bytes));
@@ -573,26 +578,27 @@ KernelEmitter::RowStats KernelEmitter::finishStats(Value max, Value sum) {
   RowStats stats;
   stats.masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
   stats.maxSafe = select(stats.masked, f32Const(0.0), max);
-  stats.invSum = arith::DivFOp::create(b, loc, f32Const(1.0), sum);
-  stats.logSum = arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2));
+  // The masked-row policy is applied once a row, through the factors: in a row of -inf every
+  // exp is 0 and every shifted value -inf, so a factor of 0 (softmax) or a log-sum of 0
+  // (log-softmax) gives the zero policy, and NaN gives NaN. No per-element select.
+  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
+  Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
+  stats.invSum = select(stats.masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
+  stats.logSum = select(stats.masked, policy,
+                        arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
   return stats;
 }
 
 Value KernelEmitter::normalize(Value value, Value expValue, const RowStats &stats) {
-  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
-  double nan = std::numeric_limits<double>::quiet_NaN();
   switch (op.getNormalization()) {
   case Normalization::softmax: {
     if (!expValue)
       expValue = expShifted(value, stats.maxSafe);
-    Value y = arith::MulFOp::create(b, loc, expValue, stats.invSum);
-    return select(stats.masked, f32Const(nanPolicy ? nan : 0.0), y);
+    return arith::MulFOp::create(b, loc, expValue, stats.invSum);
   }
   case Normalization::log_softmax: {
     Value shifted = arith::SubFOp::create(b, loc, value, stats.maxSafe);
-    Value y = arith::SubFOp::create(b, loc, shifted, stats.logSum);
-    return select(stats.masked,
-                  f32Const(nanPolicy ? nan : -std::numeric_limits<double>::infinity()), y);
+    return arith::SubFOp::create(b, loc, shifted, stats.logSum);
   }
   case Normalization::none:
     return value;

@@ -12,11 +12,14 @@ set +e
 /usr/lib/llvm-22/bin/lit -v "$build/test" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
-# lit's summary lines look like "  Passed: 12 (100.00%)".
-count() { awk -v k="$1" '$1 == k":" { n += $2 } END { print n + 0 }' "$log"; }
+# lit's summary lines look like "  Passed: 12 (100.00%)" or "  Passed     : 55 (90.16%)".
+count() {
+  awk -v k="$1" '$0 ~ "^ *" k " *: *[0-9]+" { split($0, part, ":"); n += part[2] + 0 }
+                 END { print n + 0 }' "$log"
+}
 passed=$(count Passed)
-failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) ))
-skipped=$(( $(count Unsupported) + $(count Excluded) ))
+failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") ))
+skipped=$(( $(count Skipped) + $(count Unsupported) + $(count Excluded) ))
 rm -f "$log"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

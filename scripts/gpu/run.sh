@@ -146,8 +146,9 @@ for mode in "${modes[@]}"; do
   "$mode"
 done
 
-# The table last (the device call returns the end of the output).
-{
+# The table last (the device call returns the end of the output); the suite, memcheck,
+# bandwidth and sweep modes print their own tables above.
+[ ${#rows[@]} -gt 0 ] && {
   echo
   echo "== softmax-run on $(sed -n 's/^gpu: //p' "$out/environment.txt" | head -1)"
   echo "$header"

@@ -9,7 +9,7 @@ jobs=$(nproc)
 cmake --build "$build" --target check-softmax-deps -- -j"$jobs"
 log=$(mktemp)
 set +e
-/usr/lib/llvm-22/bin/lit -v "$build/test" | tee "$log"
+/usr/lib/llvm-22/bin/lit -v --show-skipped --show-unsupported "$build/test" | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # lit's summary lines look like "  Passed: 12 (100.00%)" or "  Passed     : 55 (90.16%)".

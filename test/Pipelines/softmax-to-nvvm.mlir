@@ -28,6 +28,11 @@
 // CHECK: st.shared.v4.b32
 // CHECK: ld.shared.v4.b32
 // CHECK: st.global.v4.b32
+// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first.
+// CHECK-LABEL: .entry odd_0_row_shared(
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+
 // Wide rows: the chunked online plan loops.
 // CHECK-LABEL: .entry wide_0_chunked_online(
 // CHECK: ld.global.v4.b32
@@ -58,6 +63,11 @@ func.func @narrow(%x: tensor<8192x64xbf16>) -> tensor<8192x64xbf16> {
 func.func @shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {
   %p = softmax.softmax %x : tensor<64x40000xf32>
   return %p : tensor<64x40000xf32>
+}
+
+func.func @odd(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
+  %p = softmax.softmax %x : tensor<64x50257xbf16>
+  return %p : tensor<64x50257xbf16>
 }
 
 func.func @wide(%x: tensor<8x131072xf32>) -> tensor<8x131072xf32> {

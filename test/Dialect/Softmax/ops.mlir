@@ -83,3 +83,29 @@ func.func @strategy_attribute() attributes {
     strategy = #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>} {
   return
 }
+
+// CHECK-LABEL: func.func @fused
+// CHECK: softmax.fused softmax %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}} : f32, tensor<64xf32>, tensor<4xi32>) axis = 1
+// CHECK-SAME: prologue [#softmax.scale<1.250000e-01>, #softmax.scale_by<0>, #softmax.bias<1>, #softmax.mask<padding, operand = 2, fill = 0xFFF0000000000000>, #softmax.mask<causal, offset = -2, fill = -1.000000e+04>, #softmax.round<bf16>]
+// CHECK-SAME: masked_rows = nan
+// CHECK-SAME: {strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 2, vector = 4, chunks = 1>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]}
+// CHECK-SAME: : tensor<4x64xf32> -> tensor<4x64xbf16>
+// CHECK: softmax.fused none %{{.*}} axis = 1 prologue [] : tensor<4x64xf32> -> tensor<4x64xf32>
+// CHECK: softmax.fused log_softmax %{{.*}} axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = 0xFFF0000000000000>] {strategies = [#softmax.strategy<chunked_online, lanes = 64, rows = 1, vector = 2, chunks = 3>]} : tensor<?x?xf16> -> tensor<?x?xf32>
+func.func @fused(%x: tensor<4x64xf32>, %t: f32, %b: tensor<64xf32>, %len: tensor<4xi32>,
+                 %d: tensor<?x?xf16>, %m: tensor<1x?xi1>) -> (tensor<4x64xbf16>, tensor<4x64xf32>, tensor<?x?xf32>) {
+  %0 = softmax.fused softmax %x (%t, %b, %len : f32, tensor<64xf32>, tensor<4xi32>) axis = 1
+         prologue [#softmax.scale<0.125>, #softmax.scale_by<0>, #softmax.bias<1>,
+                   #softmax.mask<padding, operand = 2, fill = 0xFFF0000000000000>,
+                   #softmax.mask<causal, offset = -2, fill = -1.0e4>, #softmax.round<bf16>]
+         masked_rows = nan
+         {strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 2, vector = 4, chunks = 1>,
+                        #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]}
+         : tensor<4x64xf32> -> tensor<4x64xbf16>
+  %1 = softmax.fused none %x axis = 1 prologue [] : tensor<4x64xf32> -> tensor<4x64xf32>
+  %2 = softmax.fused log_softmax %d (%m : tensor<1x?xi1>) axis = 1
+         prologue [#softmax.mask<tensor, operand = 0, fill = 0xFFF0000000000000>]
+         {strategies = [#softmax.strategy<chunked_online, lanes = 64, rows = 1, vector = 2, chunks = 3>]}
+         : tensor<?x?xf16> -> tensor<?x?xf32>
+  return %0, %1, %2 : tensor<4x64xbf16>, tensor<4x64xf32>, tensor<?x?xf32>
+}

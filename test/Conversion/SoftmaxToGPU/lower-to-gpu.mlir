@@ -15,6 +15,11 @@
 // CHECK: gpu.func @softmax_0_row_registers(%{{.+}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
 // CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// Each row is peeled to a vector boundary: head = (4 - (offset + row * stride) % 4) % 4.
+// CHECK: memref.extract_strided_metadata %{{.+}} : memref<?x?xf32
+// CHECK: %[[MIS:.+]] = arith.remui %{{.+}}, %c4 : index
+// CHECK: %[[DIST:.+]] = arith.subi %c4, %[[MIS]] : index
+// CHECK: arith.remui %[[DIST]], %c4 : index
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: vector.load %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK: gpu.shuffle xor %{{.+}}, %{{.+}}, %{{.+}} : f32

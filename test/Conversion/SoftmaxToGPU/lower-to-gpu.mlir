@@ -12,23 +12,119 @@
 // CHECK: gpu.launch_func @softmax_kernels::@softmax_0_row_registers blocks in (%[[BLOCKS]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) args(%[[XR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[YR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK-NEXT: return
 // CHECK: gpu.module @softmax_kernels
-// CHECK: gpu.func @softmax_0_row_registers(%{{.+}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
+// CHECK: gpu.func @softmax_0_row_registers(%[[IN:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[OUT:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
 // CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
-// Each row is peeled to a vector boundary: head = (4 - (offset + row * stride) % 4) % 4.
-// CHECK: memref.extract_strided_metadata %{{.+}} : memref<?x?xf32
-// CHECK: %[[MIS:.+]] = arith.remui %{{.+}}, %c4 : index
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 64 : i32}
+// CHECK-DAG: %[[NEGINF4:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
+// CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[W:.+]] = arith.constant 1024 : index
+// 64 lanes a row, 4 rows a block: lane = tid % 64, row = bid * 4 + tid / 64.
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64 : index
+// CHECK: %[[RIB:.+]] = arith.divui %{{.+}}, %c64 : index
+// CHECK: %[[R0:.+]] = arith.muli %{{.+}}, %c4 : index
+// CHECK: %[[ROW:.+]] = arith.addi %[[R0]], %[[RIB]] : index
+// CHECK: %[[ROWS:.+]] = memref.dim %[[IN]], %c0
+// CHECK: %[[VALID:.+]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+// Rows past the end read nothing: the read limit is 0 there.
+// CHECK: %[[LIMIT:.+]] = arith.select %[[VALID]], %[[W]], %c0 : index
+// Vectors apply when both pointers are 16-byte aligned and the output's offset and row stride
+// agree with the input's modulo a vector (so both rows have the same misalignment).
+// CHECK: memref.extract_strided_metadata %[[IN]]
+// CHECK: memref.extract_strided_metadata %[[OUT]]
+// CHECK: %[[OUTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: arith.remui %[[OUTPTR]], %c16 : index
+// CHECK: %[[INPTR:.+]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: arith.remui %[[INPTR]], %c16 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: %[[APPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK-NEXT: scf.if %[[APPLY]] {
+// Each row splits at vector boundaries: head = (4 - (offset + row * stride) % 4) % 4 columns,
+// whole vectors up to mainEnd = head + (N - head) / 4 * 4, and the tail after it.
+// CHECK: %[[START:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: %[[MIS:.+]] = arith.remui %[[START]], %c4 : index
 // CHECK: %[[DIST:.+]] = arith.subi %c4, %[[MIS]] : index
-// CHECK: arith.remui %[[DIST]], %c4 : index
-// CHECK: memref.extract_aligned_pointer_as_index
-// CHECK: vector.load %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
-// CHECK: gpu.shuffle xor %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK: %[[H0:.+]] = arith.remui %[[DIST]], %c4 : index
+// CHECK: %[[HEAD:.+]] = arith.minsi %[[H0]], %[[W]] : index
+// CHECK: %[[MAINCOLS:.+]] = arith.subi %[[W]], %[[HEAD]] : index
+// CHECK: %[[NVEC:.+]] = arith.divui %[[MAINCOLS]], %c4 : index
+// CHECK: %[[MAINLEN:.+]] = arith.muli %[[NVEC]], %c4 : index
+// CHECK: %[[MAINEND:.+]] = arith.addi %[[HEAD]], %[[MAINLEN]] : index
+// CHECK: %[[LOADEND:.+]] = arith.minsi %[[LIMIT]], %[[MAINEND]] : index
+// A vector is read whole or not at all: one test a vector, no per-element bounds.
+// CHECK: %[[C0:.+]] = arith.muli %[[LANE]], %c4 : index
+// CHECK: %[[COL0:.+]] = arith.addi %[[HEAD]], %[[C0]] : index
+// CHECK: %[[READ0:.+]] = arith.cmpi slt, %[[COL0]], %[[LOADEND]] : index
+// CHECK: scf.if %[[READ0]] -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %[[IN]][%[[ROW]], %[[COL0]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[NEGINF4]] : vector<4xf32>
+// The next chunk is 64 lanes further: column head + (lane + 64) * 4.
+// CHECK: %[[L1:.+]] = arith.addi %[[LANE]], %c64 : index
+// CHECK: %[[C1:.+]] = arith.muli %[[L1]], %c4 : index
+// CHECK: %[[COL1:.+]] = arith.addi %[[HEAD]], %[[C1]] : index
+// CHECK: arith.cmpi slt, %[[COL1]], %[[LOADEND]] : index
+// The edges, one column a lane: the head (lane < head) and the tail (mainEnd + lane < N).
+// CHECK: %[[INHEAD:.+]] = arith.cmpi ult, %[[LANE]], %[[HEAD]] : index
+// CHECK: %[[TAILCOL:.+]] = arith.addi %[[MAINEND]], %[[LANE]] : index
+// CHECK: %[[INTAIL:.+]] = arith.cmpi ult, %[[TAILCOL]], %[[W]] : index
+// CHECK: %[[HEADREAD:.+]] = arith.cmpi slt, %[[LANE]], %[[LIMIT]] : index
+// CHECK: arith.andi %[[INHEAD]], %[[HEADREAD]] : i1
+// CHECK: memref.load %[[IN]][%[[ROW]], %[[LANE]]]
+// CHECK: memref.load %[[IN]][%[[ROW]], %[[TAILCOL]]]
+// The row max: a butterfly over the warp's 32 lanes (xor 16, 8, 4, 2, 1; width 32), then the
+// two warps of the row through shared memory.
 // CHECK: arith.maximumf
+// CHECK: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK: memref.store %{{.+}}, %[[SMEM]]
 // CHECK: gpu.barrier
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK: %[[W0:.+]] = memref.load %[[SMEM]]
+// CHECK: %[[W1:.+]] = memref.load %[[SMEM]]
+// CHECK: %[[MAX:.+]] = arith.maximumf %[[W0]], %[[W1]] : f32
+// exp(x - max) = 2^((x - max) log2 e), with max = 0 for a row of -inf (no -inf - -inf = NaN).
+// CHECK: %[[ALLNEG:.+]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF]] : f32
+// CHECK: %[[MAXSAFE:.+]] = arith.select %[[ALLNEG]], %[[ZERO]], %[[MAX]] : f32
+// CHECK: %[[SHIFT:.+]] = arith.subf %{{.+}}, %[[MAXSAFE]] : f32
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[SHIFT]], %[[LOG2E]] : f32
+// CHECK: %[[E0:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[SCALED]])
+// The sum: the same butterfly and a second shared buffer (slots 8..15).
+// CHECK: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK: arith.addi %{{.+}}, %c8 : index
 // CHECK: gpu.barrier
-// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64}
-// CHECK-NOT: scf.for
+// CHECK: %[[S0:.+]] = memref.load %[[SMEM]]
+// CHECK: %[[S1:.+]] = memref.load %[[SMEM]]
+// CHECK: %[[SUM:.+]] = arith.addf %[[S0]], %[[S1]] : f32
+// The masked-row policy (zero) once a row, through the factor: y = e * (masked ? 0 : 1 / sum).
+// CHECK: %[[MASKED:.+]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF]] : f32
+// CHECK: %[[INV:.+]] = arith.divf %[[ONE]], %[[SUM]] : f32
+// CHECK: %[[FACTOR:.+]] = arith.select %[[MASKED]], %[[ZERO]], %[[INV]] : f32
+// CHECK: arith.mulf %[[E0]], %[[FACTOR]] : f32
+// Stores: whole vectors before mainEnd of valid rows, then the edges.
+// CHECK: %[[SCOL0:.+]] = arith.addi %[[HEAD]], %{{.+}} : index
+// CHECK: %[[SIN:.+]] = arith.cmpi slt, %[[SCOL0]], %[[MAINEND]] : index
+// CHECK: %[[SOK:.+]] = arith.andi %[[VALID]], %[[SIN]] : i1
+// CHECK: scf.if %[[SOK]] {
+// CHECK-NEXT: vector.store %{{.+}}, %[[OUT]][%[[ROW]], %[[SCOL0]]] {alignment = 16 : i64}
+// CHECK: arith.andi %[[VALID]], %[[INHEAD]] : i1
+// CHECK: memref.store %{{.+}}, %[[OUT]][%[[ROW]], %[[LANE]]]
+// CHECK: arith.andi %[[VALID]], %[[INTAIL]] : i1
+// CHECK: memref.store %{{.+}}, %[[OUT]][%[[ROW]], %[[TAILCOL]]]
+// Operands misaligned differently: a loop of one scalar column a lane, (max, sum) running.
+// CHECK: } else {
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %[[NEGINF]], %{{.+}} = %[[ZERO]]) -> (f32, f32)
+// CHECK: memref.load %[[IN]]
+// CHECK: scf.for
+// CHECK: memref.store %{{.+}}, %[[OUT]]
 // CHECK: gpu.return
 func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
   %0 = softmax.softmax %x : tensor<4096x1024xf32>
@@ -37,37 +133,51 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 
 // -----
 
-// A dynamic width: one kernel a tier, dispatched on N; the last one takes any width.
+// A dynamic width: one kernel a power-of-two tier, dispatched on N; the last one takes any width.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: %[[N:.+]] = memref.dim %{{.+}}, %c1
-// CHECK: arith.cmpi ule, %[[N]], %c32
+// CHECK: arith.cmpi ule, %[[N]], %c8
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_0
-// CHECK: arith.cmpi ule, %[[N]], %c512
+// CHECK: arith.cmpi ule, %[[N]], %c16
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_1
+// CHECK: arith.cmpi ule, %[[N]], %c32
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_2
+// CHECK: arith.cmpi ule, %[[N]], %c64
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_3
+// CHECK: arith.cmpi ule, %[[N]], %c128
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_4
+// CHECK: arith.cmpi ule, %[[N]], %c256
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_5
+// CHECK: arith.cmpi ule, %[[N]], %c512
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_6
+// CHECK: arith.cmpi ule, %[[N]], %c1024
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_7
 // CHECK: arith.cmpi ule, %[[N]], %c2048
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_2
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_8
+// CHECK: arith.cmpi ule, %[[N]], %c4096
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_9
 // CHECK: arith.cmpi ule, %[[N]], %c8192
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_3
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10
 // CHECK: arith.cmpi ule, %[[N]], %c16384
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_4
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11
 // CHECK: arith.cmpi ule, %[[N]], %c57856
 // The row in shared memory: the reductions' 32 slots (128 bytes), then the row as f32.
 // CHECK: %[[VECTORS:.+]] = arith.ceildivui %[[N]], %c8
 // CHECK: %[[ROW:.+]] = arith.muli %[[VECTORS]], %c32
 // CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c128
 // CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_5 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_12 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_6
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
-// CHECK: gpu.func @dynamic_0_row_shared_5
+// CHECK: gpu.func @dynamic_0_row_shared_12
 // CHECK: gpu.dynamic_shared_memory
 // CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.view
 // CHECK-SAME: to memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 32 : i64} : memref<?xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 32 : i64} : memref<?xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK: gpu.func @dynamic_0_chunked_online_6
+// CHECK: gpu.func @dynamic_0_chunked_online_13
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier
 // CHECK: scf.for

@@ -7,8 +7,8 @@
 //    registers (512 lanes x 32 values = 16384 columns: 64 of the 128 registers a thread of a
 //    512-thread block may use hold values, 48 are kept for the rest);
 //  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements);
-//  - chunked_online beyond. The vector is 16 bytes; rows are peeled to a vector boundary, except
-//    with fewer lanes than a vector holds, where the widest vector dividing N is taken.
+//  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
+//    fills); rows are split at vector boundaries, so any width keeps whole vectors.
 
 // CHECK-LABEL: func.func @n1_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
@@ -164,7 +164,7 @@ func.func @n1_f16(%x: tensor<65536x1xf16>) -> tensor<65536x1xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
 func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf16> -> tensor<65536x31xf16>
   return %0 : tensor<65536x31xf16>
@@ -182,7 +182,7 @@ func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
 func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf16> -> tensor<65536x33xf16>
   return %0 : tensor<65536x33xf16>
@@ -308,7 +308,7 @@ func.func @n1_bf16(%x: tensor<65536x1xbf16>) -> tensor<65536x1xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 1, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
 func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xbf16> -> tensor<65536x31xbf16>
   return %0 : tensor<65536x31xbf16>
@@ -326,7 +326,7 @@ func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 1, chunks = 9>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
 func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xbf16> -> tensor<65536x33xbf16>
   return %0 : tensor<65536x33xbf16>
@@ -441,10 +441,11 @@ func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16>
 }
 
 // -----
-// A dynamic width gets one variant a tier and a final chunked_online plan; the host code
-// dispatches on N. The vector is the widest, checked for alignment at run time.
+// A dynamic width gets one variant a power of two (8, 16, ..., the register limit: each the plan a
+// static width at the top of its tier gets), row_shared, and a final chunked_online plan; the
+// host code dispatches on N. The vector is the widest, checked for alignment at run time.
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

@@ -6,7 +6,15 @@
 //
 //   column(lane, c, v) = span_base + (c * lanes + lane) * vector + v
 //
-// so that consecutive lanes touch consecutive 16-byte vectors (coalesced). The register plans
+// so that consecutive lanes touch consecutive 16-byte vectors (coalesced). Each row is split at
+// vector boundaries of memory: its first `head` columns and its last `tail` columns (each fewer
+// than a vector) are taken one per lane as scalars, and everything between is whole vectors, so
+// a vector is either read whole or not at all: no per-element bounds checks anywhere (the
+// "uniform per vector" rule that keeps a dynamic width as lean as a static one). That needs the
+// input and output rows to have the same misalignment; a kernel whose operands do not (checked
+// once per launch, uniform over the grid) takes a plain scalar loop instead.
+//
+// The register plans
 // (multi_row, row_registers) keep the row's values in registers between the reductions and the
 // store: one read, one write. The chunked online plan loops over spans keeping a running max and
 // sum, then loops again to normalise: two reads, one write, any width.
@@ -26,6 +34,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -115,29 +124,48 @@ private:
   // The row context, computed once per thread.
   void emitRowContext();
   Value rowIndex(int64_t dim) { return rowIdx[dim]; }
-  /// Whether a vector access of `memref` at (row, 0) + k * vector stays aligned.
-  Value isVectorAligned(Value memref, Type elementType);
   /// Index into a side operand that broadcasts to the input (`toRow` false) or to the row shape.
   SmallVector<Value> broadcastIndices(Value side, Value column, bool toRow);
-
-  /// Whether `memref`'s aligned pointer is a multiple of a vector's bytes.
-  Value isPointerAligned(Value memref, Type elementType);
+  /// Whether `memref`'s aligned pointer is a multiple of `elements` elements' bytes.
+  Value isPointerAligned(Value memref, Type elementType, int64_t elements);
   /// Columns before the first vector boundary of this thread's row in `memref`.
-  Value rowHead(Value memref);
+  Value rowHead(Value memref, int64_t elements);
+  /// Whether the vector layout applies: both row pointers aligned to a vector and every row of
+  /// the output misaligned exactly like the same row of the input. Uniform over the grid.
+  Value vectorsApply();
+  /// Sets `layout` for `vectorSize`-element accesses and `chunkCount` vectors a thread a span.
+  void setLayout(int64_t vectorSize, int64_t chunkCount);
 
   // Per element.
   Value applyPrologue(Value value, Value column);
-  /// Column `lane` when it is one of the row's first `head` columns (f32, prologue applied),
-  /// else -inf; and its store.
-  Value loadHeadValue();
-  void storeHeadValue(Value value);
-  /// The `vector` values (f32, prologue applied, -inf beyond the read limit) at column0.
-  SmallVector<Value> loadValues(Value column0);
-  void storeValues(Value column0, ArrayRef<Value> values);
+  /// The first column of this thread's chunk `c` of the span starting at `base` columns past
+  /// the head.
+  Value vectorColumn(Value base, int64_t c);
+  /// The `vector` values (f32, prologue applied) at column0, or -inf when the vector lies at or
+  /// past the read limit; vectors are read whole or not at all.
+  SmallVector<Value> loadVector(Value column0);
+  void storeVector(Value column0, ArrayRef<Value> values);
+  /// The edge columns of this thread (head and tail columns, `edgeSlots` of each a lane), and
+  /// whether each is one of the row's.
+  SmallVector<std::pair<Value, Value>> edgeColumns();
+  Value loadScalar(Value column, Value valid);
+  void storeScalar(Value column, Value valid, Value value);
 
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  /// Combines `values` pairwise (a tree: independent operations in flight, not a chain).
+  Value combineAll(SmallVector<Value> values, bool isMax) {
+    while (values.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < values.size(); i += 2)
+        next.push_back(combine(values[i], values[i + 1], isMax));
+      if (values.size() % 2)
+        next.push_back(values.back());
+      values = std::move(next);
+    }
+    return values.front();
+  }
   Value combine(Value l, Value r, bool isMax) {
     return isMax ? Value(arith::MaximumFOp::create(b, loc, l, r))
                  : Value(arith::AddFOp::create(b, loc, l, r));
@@ -158,7 +186,9 @@ private:
   Value normalize(Value value, Value expValue, const RowStats &stats);
 
   void emitRegisterPlan();
-  void emitChunkedPlan();
+  /// Spans of `lanes * vector * chunks` columns with a running max and sum, then a second pass;
+  /// `shared` keeps the row in dynamic shared memory between the passes.
+  void emitChunkedPlan(bool shared);
 
   OpBuilder &b;
   Location loc;
@@ -177,11 +207,15 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
-  Value inAligned, outAligned, lastRow, lastColumn;
-  /// With `peel`, the row's first `head` columns (fewer than a vector) are loaded one per lane,
-  /// and the vectors start at column `head`, on a vector boundary of memory.
-  bool peel = false;
-  Value head;
+  Value lastRow, lastColumn;
+  /// Where a thread's accesses fall in its row, for the body being emitted.
+  struct Layout {
+    int64_t vector = 1, chunks = 1;
+    int64_t edgeSlots = 0; ///< scalar columns a lane takes at each edge of the row
+    Value head;            ///< columns [0, head) precede the first vector boundary
+    Value mainEnd;         ///< whole vectors cover [head, mainEnd); [mainEnd, width) is the tail
+    Value loadEnd;         ///< vectors at or past min(limit, mainEnd) are not read
+  } layout;
   SmallVector<Value> rowIdx;
   DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
   bool skipRemoved = false;               ///< removed lanes are never read (see emitRowContext)
@@ -218,22 +252,6 @@ void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
   then();
-}
-
-Value KernelEmitter::isVectorAligned(Value memref, Type elementType) {
-  if (vector == 1)
-    return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value zero = index(0);
-  Value ok = cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, index(bytes)),
-                  zero);
-  ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
-                     arith::RemUIOp::create(b, loc, meta.getOffset(), index(vector)), zero));
-  ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
-                     arith::RemUIOp::create(b, loc, meta.getStrides()[0], index(vector)), zero));
-  return ok;
 }
 
 void KernelEmitter::emitRowContext() {
@@ -309,58 +327,88 @@ void KernelEmitter::emitRowContext() {
     }
   }
   limit = select(rowValid, limit, index(0));
-
-  // Alignment. With enough lanes to take the columns before a row's first vector boundary one
-  // each, every row gets vector accesses whatever its width, stride or offset (odd widths
-  // included). With fewer lanes than a vector holds, vectors are used when every row starts on
-  // a boundary (the plan's vector divides the width), and an exact scalar path otherwise.
-  Type inType = op.getInput().getType().getElementType();
-  Type outType = op.getResult().getType().getElementType();
-  peel = vector > 1 && lanes >= vector;
-  if (peel) {
-    head = minsi(rowHead(in), width);
-    inAligned = isPointerAligned(in, inType);
-    outAligned = andi(isPointerAligned(out, outType),
-                      cmpi(arith::CmpIPredicate::eq, minsi(rowHead(out), width), head));
-  } else {
-    head = index(0);
-    inAligned = isVectorAligned(in, inType);
-    outAligned = isVectorAligned(out, outType);
-  }
 }
 
-Value KernelEmitter::isPointerAligned(Value memref, Type elementType) {
-  int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+Value KernelEmitter::isPointerAligned(Value memref, Type elementType, int64_t elements) {
+  int64_t bytes = elements * elementType.getIntOrFloatBitWidth() / 8;
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, index(bytes)),
               index(0));
 }
 
-Value KernelEmitter::rowHead(Value memref) {
+Value KernelEmitter::rowHead(Value memref, int64_t elements) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value start = add(meta.getOffset(), mul(minsi(row, lastRow), meta.getStrides()[0]));
-  Value misalignment = arith::RemUIOp::create(b, loc, start, index(vector));
-  return arith::RemUIOp::create(b, loc, arith::SubIOp::create(b, loc, index(vector), misalignment),
-                                index(vector));
+  Value misalignment = arith::RemUIOp::create(b, loc, start, index(elements));
+  return arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, index(elements), misalignment), index(elements));
 }
 
-Value KernelEmitter::loadHeadValue() {
+Value KernelEmitter::vectorsApply() {
+  Type inType = op.getInput().getType().getElementType();
+  Type outType = op.getResult().getType().getElementType();
+  // Row r of a memref starts `offset + r * stride` elements past its aligned pointer: the two
+  // rows have the same misalignment for every r when offsets and strides agree modulo a vector.
+  auto sameResidue = [&](Value l, Value r) {
+    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, l, index(vector)),
+                arith::RemUIOp::create(b, loc, r, index(vector)));
+  };
+  auto inMeta = memref::ExtractStridedMetadataOp::create(b, loc, in);
+  auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
+  Value ok = andi(isPointerAligned(in, inType, vector), isPointerAligned(out, outType, vector));
+  ok = andi(ok, sameResidue(inMeta.getOffset(), outMeta.getOffset()));
+  return andi(ok, sameResidue(inMeta.getStrides()[0], outMeta.getStrides()[0]));
+}
+
+void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
+  layout.vector = vectorSize;
+  layout.chunks = chunkCount;
+  if (vectorSize == 1) {
+    layout.edgeSlots = 0;
+    layout.head = index(0);
+    layout.mainEnd = width;
+    layout.loadEnd = limit;
+    return;
+  }
+  layout.edgeSlots = llvm::divideCeil(vectorSize - 1, lanes);
+  layout.head = minsi(rowHead(in, vectorSize), width);
+  Value mainColumns = arith::SubIOp::create(b, loc, width, layout.head);
+  Value wholeVectors = arith::DivUIOp::create(b, loc, mainColumns, index(vectorSize));
+  layout.mainEnd = add(layout.head, mul(wholeVectors, index(vectorSize)));
+  layout.loadEnd = minsi(limit, layout.mainEnd);
+}
+
+Value KernelEmitter::vectorColumn(Value base, int64_t c) {
+  return add(add(layout.head, base),
+             mul(add(index(c * lanes), lane), index(layout.vector)));
+}
+
+SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
+  SmallVector<std::pair<Value, Value>> columns;
+  for (int64_t s = 0; s < layout.edgeSlots; ++s) {
+    Value offset = add(lane, index(s * lanes));
+    columns.emplace_back(offset, cmpi(arith::CmpIPredicate::ult, offset, layout.head));
+    Value tail = add(layout.mainEnd, offset);
+    columns.emplace_back(tail, cmpi(arith::CmpIPredicate::ult, tail, width));
+  }
+  return columns;
+}
+
+Value KernelEmitter::loadScalar(Value column, Value valid) {
   Type elementType = op.getInput().getType().getElementType();
-  Value inHead = andi(cmpi(arith::CmpIPredicate::ult, lane, head),
-                      cmpi(arith::CmpIPredicate::slt, lane, limit));
-  Value x = ifElse(
-      inHead, elementType,
-      [&] { return memref::LoadOp::create(b, loc, in, ValueRange{row, lane}).getResult(); },
+  return ifElse(
+      andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), f32,
       [&] {
-        return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0)).getResult();
-      });
-  return select(inHead, applyPrologue(toF32(x), lane), negInf());
+        Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column});
+        return applyPrologue(toF32(x), column);
+      },
+      [&] { return negInf(); });
 }
 
-void KernelEmitter::storeHeadValue(Value value) {
+void KernelEmitter::storeScalar(Value column, Value valid, Value value) {
   Value converted = fromF32(value, op.getResult().getType().getElementType());
-  ifThen(andi(rowValid, cmpi(arith::CmpIPredicate::ult, lane, head)), [&] {
-    memref::StoreOp::create(b, loc, converted, out, ValueRange{row, lane});
+  ifThen(andi(rowValid, valid), [&] {
+    memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column});
   });
 }
 
@@ -424,85 +472,60 @@ Value KernelEmitter::applyPrologue(Value value, Value column) {
   return value;
 }
 
-SmallVector<Value> KernelEmitter::loadValues(Value column0) {
-  // Two paths, decided once a vector: every column readable and the access aligned (one vector
-  // load, the prologue, no per-element bounds), or the exact path (a guarded scalar load per
-  // column, -inf past the read limit). Keeping the bounds checks out of the common path matters:
-  // for 16-bit types the kernel has ~16 instructions an element before it is compute-bound.
+SmallVector<Value> KernelEmitter::loadVector(Value column0) {
+  // One test a vector: it lies before the read limit (and so, on the vector grid, wholly inside
+  // the row) or it is not read. Columns of a read vector past a mask's limit are removed by the
+  // mask's own step of the prologue. For 16-bit types the kernel has ~16 instructions an
+  // element before it is issue-bound, so nothing else is spent per element.
+  int64_t vector = layout.vector;
   Type elementType = op.getInput().getType().getElementType();
   auto valuesType = VectorType::get({vector}, f32);
-  auto exact = [&] {
-    SmallVector<Value> elements;
-    for (int64_t v = 0; v < vector; ++v) {
-      Value column = add(column0, index(v));
-      Value readable = cmpi(arith::CmpIPredicate::slt, column, limit);
-      Value x = ifElse(
-          readable, elementType,
-          [&] { return memref::LoadOp::create(b, loc, in, ValueRange{row, column}).getResult(); },
-          [&] {
-            return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0))
-                .getResult();
-          });
-      elements.push_back(select(readable, applyPrologue(toF32(x), column), negInf()));
-    }
-    return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
-  };
-  Value values;
-  if (vector == 1) {
-    values = exact();
-  } else {
-    Value full = cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), limit);
-    int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-    values = ifElse(
-        andi(full, inAligned), valuesType,
-        [&] {
+  Value values = ifElse(
+      cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
+      [&] {
+        SmallVector<Value> elements;
+        if (vector == 1) {
+          Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column0});
+          elements.push_back(applyPrologue(toF32(x), column0));
+        } else {
+          int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
           Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
                                                 in, ValueRange{row, column0},
                                                 /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-          SmallVector<Value> elements;
           for (int64_t v = 0; v < vector; ++v)
             elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v)),
                                              add(column0, index(v))));
-          return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
-        },
-        exact);
-  }
+        }
+        return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+      },
+      [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
   SmallVector<Value> result;
   for (int64_t v = 0; v < vector; ++v)
     result.push_back(vector::ExtractOp::create(b, loc, values, v));
   return result;
 }
 
-void KernelEmitter::storeValues(Value column0, ArrayRef<Value> values) {
-  // Convert as one vector: the back end then packs pairs (cvt.rn.bf16x2.f32 / f16x2).
+void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
+  int64_t vector = layout.vector;
   Type elementType = op.getResult().getType().getElementType();
-  auto vectorType = VectorType::get({vector}, elementType);
+  Value inRow = andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
+  if (vector == 1) {
+    Value converted = fromF32(values.front(), elementType);
+    ifThen(inRow, [&] {
+      memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column0});
+    });
+    return;
+  }
+  // Convert as one vector: the back end then packs pairs (cvt.rn.bf16x2.f32 / f16x2).
   Value wide = vector::FromElementsOp::create(b, loc, VectorType::get({vector}, f32), values);
+  auto vectorType = VectorType::get({vector}, elementType);
   Value packed = elementType.isF32() ? wide
                                      : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
-  SmallVector<Value> converted;
-  for (int64_t v = 0; v < vector; ++v)
-    converted.push_back(vector::ExtractOp::create(b, loc, packed, v));
-  auto scalarStores = [&] {
-    for (int64_t v = 0; v < vector; ++v) {
-      Value column = add(column0, index(v));
-      ifThen(andi(rowValid, cmpi(arith::CmpIPredicate::slt, column, width)), [&] {
-        memref::StoreOp::create(b, loc, converted[v], out, ValueRange{row, column});
-      });
-    }
-  };
-  if (vector == 1)
-    return scalarStores();
-  Value full = andi(rowValid, cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), width));
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, andi(full, outAligned),
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
   int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-  vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
-                          llvm::MaybeAlign(bytes));
-  b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-  scalarStores();
+  ifThen(inRow, [&] {
+    vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
+                            llvm::MaybeAlign(bytes));
+  });
 }
 
 Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
@@ -608,108 +631,102 @@ Value KernelEmitter::normalize(Value value, Value expValue, const RowStats &stat
 
 void KernelEmitter::emitRegisterPlan() {
   // Load the row: chunk c of this thread starts at column head + (c * lanes + lane) * vector;
-  // with peeling, one more "chunk" of one value holds the thread's head column.
+  // the edge columns (head and tail) follow as one-value "chunks".
   SmallVector<SmallVector<Value>> values;
-  for (int64_t c = 0; c < chunks; ++c) {
-    Value column0 = add(head, mul(add(index(c * lanes), lane), index(vector)));
-    values.push_back(loadValues(column0));
-  }
-  if (peel)
-    values.push_back({loadHeadValue()});
+  for (int64_t c = 0; c < layout.chunks; ++c)
+    values.push_back(loadVector(vectorColumn(index(0), c)));
+  SmallVector<std::pair<Value, Value>> edges = edgeColumns();
+  for (auto [column, valid] : edges)
+    values.push_back({loadScalar(column, valid)});
   Normalization normalization = op.getNormalization();
   SmallVector<SmallVector<Value>> results = values;
   if (normalization != Normalization::none) {
-    Value max = negInf();
+    SmallVector<Value> all;
     for (ArrayRef<Value> chunk : values)
-      for (Value v : chunk)
-        max = combine(max, v, /*isMax=*/true);
-    max = reduce(max, /*isMax=*/true, /*buffer=*/0);
+      llvm::append_range(all, chunk);
+    Value max = reduce(combineAll(all, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
     Value maxSafe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf()),
                            f32Const(0.0), max);
     SmallVector<SmallVector<Value>> exps;
-    Value sum = f32Const(0.0);
+    SmallVector<Value> allExps;
     for (ArrayRef<Value> chunk : values) {
       exps.emplace_back();
       for (Value v : chunk) {
         exps.back().push_back(expShifted(v, maxSafe));
-        sum = combine(sum, exps.back().back(), /*isMax=*/false);
+        allExps.push_back(exps.back().back());
       }
     }
-    sum = reduce(sum, /*isMax=*/false, /*buffer=*/1);
+    Value sum = reduce(combineAll(allExps, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
     RowStats stats = finishStats(max, sum);
     for (auto [c, chunk] : llvm::enumerate(values))
       for (auto [v, value] : llvm::enumerate(chunk))
         results[c][v] = normalize(value, exps[c][v], stats);
   }
-  for (int64_t c = 0; c < chunks; ++c) {
-    Value column0 = add(head, mul(add(index(c * lanes), lane), index(vector)));
-    storeValues(column0, results[c]);
-  }
-  if (peel)
-    storeHeadValue(results.back().front());
+  for (int64_t c = 0; c < layout.chunks; ++c)
+    storeVector(vectorColumn(index(0), c), results[c]);
+  for (auto [i, edge] : llvm::enumerate(edges))
+    storeScalar(edge.first, edge.second, results[layout.chunks + i].front());
 }
 
-void KernelEmitter::emitChunkedPlan() {
-  // row_shared: pass 1 also keeps the row's values (after the prologue, as f32) in dynamic
-  // shared memory, and pass 2 reads them back from there instead of from global memory. Each
-  // thread reads back exactly the vectors it wrote, so no barrier is needed between the passes.
-  // The buffer holds the row rounded up to whole vectors.
-  bool shared = plan.getPlan() == KernelPlan::row_shared;
+void KernelEmitter::emitChunkedPlan(bool shared) {
+  // With `shared` (row_shared), pass 1 also keeps the row's values (after the prologue, as f32)
+  // in dynamic shared memory, and pass 2 reads them back from there instead of from global
+  // memory. Each thread reads back exactly the vectors it wrote, so no barrier is needed
+  // between the passes. The buffer holds the row's vector columns: column `head + i` at i.
+  int64_t vector = layout.vector;
   auto vectorType = VectorType::get({vector}, f32);
-  // The buffer holds the row's main columns: column `head + i` at index i.
   auto keepInShared = [&](Value column0, ArrayRef<Value> values) {
-    ifThen(cmpi(arith::CmpIPredicate::slt, column0, width), [&] {
+    ifThen(cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd), [&] {
       Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
       vector::StoreOp::create(b, loc, packed, rowBuffer,
-                              ValueRange{arith::SubIOp::create(b, loc, column0, head)},
+                              ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
                               /*nontemporal=*/false, llvm::MaybeAlign(vector * 4));
     });
   };
   auto readFromShared = [&](Value column0) {
     Value packed = ifElse(
-        cmpi(arith::CmpIPredicate::slt, column0, width), vectorType,
+        cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd), vectorType,
         [&] {
-          return vector::LoadOp::create(b, loc, vectorType, rowBuffer,
-                                        ValueRange{arith::SubIOp::create(b, loc, column0, head)},
-                                        /*nontemporal=*/false, llvm::MaybeAlign(vector * 4))
+          return vector::LoadOp::create(
+                     b, loc, vectorType, rowBuffer,
+                     ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
+                     /*nontemporal=*/false, llvm::MaybeAlign(vector * 4))
               .getResult();
         },
         [&] { return vector::BroadcastOp::create(b, loc, vectorType, negInf()).getResult(); });
     SmallVector<Value> values;
-    for (int64_t v = 0; v < vector; ++v) {
-      Value column = add(column0, index(v));
-      values.push_back(select(cmpi(arith::CmpIPredicate::slt, column, limit),
-                              vector::ExtractOp::create(b, loc, packed, v), negInf()));
-    }
+    for (int64_t v = 0; v < vector; ++v)
+      values.push_back(vector::ExtractOp::create(b, loc, packed, v));
     return values;
   };
 
-  int64_t span = plan.getSpan();
+  int64_t span = lanes * vector * layout.chunks;
   Value spanValue = index(span);
-  auto chunkColumn = [&](Value base, int64_t c) {
-    return add(add(head, base), mul(add(index(c * lanes), lane), index(vector)));
-  };
-  // Spans of the main columns [head, columns).
-  auto spans = [&](Value columns) {
-    Value main = maxsi(arith::SubIOp::create(b, loc, columns, head), index(0));
+  // Spans of the vector columns [head, end).
+  auto spans = [&](Value end) {
+    Value main = maxsi(arith::SubIOp::create(b, loc, end, layout.head), index(0));
     return arith::CeilDivUIOp::create(b, loc, main, spanValue);
   };
-  auto isNegInf = [&](Value v) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v, negInf());
+  auto safeMax = [&](Value m) {
+    return select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
+                  f32Const(0.0), m);
   };
-  Value headValue = peel ? loadHeadValue() : Value();
+  SmallVector<std::pair<Value, Value>> edges = edgeColumns();
+  SmallVector<Value> edgeValues;
+  for (auto [column, valid] : edges)
+    edgeValues.push_back(loadScalar(column, valid));
 
   Normalization normalization = op.getNormalization();
   RowStats stats;
   if (normalization != Normalization::none) {
     // Pass 1: a running max and sum over the spans that hold readable columns, starting from
-    // the head column (max = it, sum = exp(it - it): 1, 0 for -inf, NaN for NaN).
+    // the edge columns (max over them, sum of exp(e - max): 0 for -inf, NaN for NaN).
     Value max0 = negInf(), sum0 = f32Const(0.0);
-    if (peel) {
-      max0 = headValue;
-      sum0 = expShifted(headValue, select(isNegInf(headValue), f32Const(0.0), headValue));
-    }
-    auto loop = scf::ForOp::create(b, loc, index(0), spans(limit), index(1),
+    for (Value e : edgeValues)
+      max0 = combine(max0, e, /*isMax=*/true);
+    for (Value e : edgeValues)
+      sum0 = combine(sum0, expShifted(e, safeMax(max0)), /*isMax=*/false);
+    auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.loadEnd), index(1),
                                    ValueRange{max0, sum0});
     {
       OpBuilder::InsertionGuard guard(b);
@@ -718,43 +735,41 @@ void KernelEmitter::emitChunkedPlan() {
       Value max = loop.getRegionIterArgs()[0];
       Value sum = loop.getRegionIterArgs()[1];
       SmallVector<Value> values;
-      for (int64_t c = 0; c < chunks; ++c) {
-        SmallVector<Value> chunk = loadValues(chunkColumn(base, c));
+      for (int64_t c = 0; c < layout.chunks; ++c) {
+        SmallVector<Value> chunk = loadVector(vectorColumn(base, c));
         if (shared)
-          keepInShared(chunkColumn(base, c), chunk);
+          keepInShared(vectorColumn(base, c), chunk);
         llvm::append_range(values, chunk);
       }
-      Value newMax = max;
+      Value newMax = combine(max, combineAll(values, /*isMax=*/true), /*isMax=*/true);
+      Value safe = safeMax(newMax);
+      // Rescale the running sum to the new max: sum * 2^((max - newMax) log2 e).
+      SmallVector<Value> terms{arith::MulFOp::create(b, loc, sum, expShifted(max, safe))};
       for (Value v : values)
-        newMax = combine(newMax, v, /*isMax=*/true);
-      Value safe = select(
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, newMax, negInf()),
-          f32Const(0.0), newMax);
-      Value newSum = arith::MulFOp::create(b, loc, sum, expShifted(max, safe));
-      for (Value v : values)
-        newSum = combine(newSum, expShifted(v, safe), /*isMax=*/false);
+        terms.push_back(expShifted(v, safe));
+      Value newSum = combineAll(terms, /*isMax=*/false);
       scf::YieldOp::create(b, loc, ValueRange{newMax, newSum});
     }
     auto [max, sum] = reduceMaxSum(loop.getResult(0), loop.getResult(1));
     stats = finishStats(max, sum);
   }
   // Pass 2: every column of the row, normalised and stored.
-  if (peel)
-    storeHeadValue(normalization != Normalization::none ? normalize(headValue, Value(), stats)
-                                                        : headValue);
-  auto loop = scf::ForOp::create(b, loc, index(0), spans(width), index(1));
+  for (auto [edge, value] : llvm::zip(edges, edgeValues))
+    storeScalar(edge.first, edge.second,
+                normalization != Normalization::none ? normalize(value, Value(), stats) : value);
+  auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.mainEnd), index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value base = mul(loop.getInductionVar(), spanValue);
-  for (int64_t c = 0; c < chunks; ++c) {
-    Value column0 = chunkColumn(base, c);
-    SmallVector<Value> values =
-        shared && normalization != Normalization::none ? readFromShared(column0)
-                                                       : loadValues(column0);
+  for (int64_t c = 0; c < layout.chunks; ++c) {
+    Value column0 = vectorColumn(base, c);
+    SmallVector<Value> values = shared && normalization != Normalization::none
+                                    ? readFromShared(column0)
+                                    : loadVector(column0);
     if (normalization != Normalization::none)
       for (Value &v : values)
         v = normalize(v, Value(), stats);
-    storeValues(column0, values);
+    storeVector(column0, values);
   }
 }
 
@@ -792,10 +807,27 @@ void KernelEmitter::emit() {
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32, MemRefLayoutAttrInterface(), space),
         bytes, index(slots * 4), ValueRange{elements});
   }
-  if (plan.getPlan() == KernelPlan::chunked_online || plan.getPlan() == KernelPlan::row_shared)
-    emitChunkedPlan();
-  else
-    emitRegisterPlan();
+  auto emitPlan = [&] {
+    setLayout(vector, chunks);
+    if (plan.getPlan() == KernelPlan::chunked_online || plan.getPlan() == KernelPlan::row_shared)
+      emitChunkedPlan(plan.getPlan() == KernelPlan::row_shared);
+    else
+      emitRegisterPlan();
+  };
+  if (vector == 1) {
+    emitPlan();
+  } else {
+    // Operands whose rows are misaligned differently (rare: views with odd offsets or strides
+    // of different residues) take one scalar column a lane in a loop: correct for any layout,
+    // and it costs the common path nothing but this one uniform branch.
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectorsApply(), /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    emitPlan();
+    b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+    setLayout(1, 1);
+    emitChunkedPlan(/*shared=*/false);
+  }
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -821,6 +853,16 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
+  // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
+  // 32 registers) and spills to get there. The plan was sized for its values plus the
+  // overhead (SelectStrategy.cpp): give ptxas that budget instead.
+  int64_t values = plan.getPlan() == KernelPlan::multi_row ||
+                           plan.getPlan() == KernelPlan::row_registers
+                       ? plan.getVector() * plan.getChunks()
+                       : plan.getVector() * plan.getChunks() / 2;
+  int64_t registers = std::clamp<int64_t>(llvm::alignTo(values + 48, 8), 64,
+                                          std::min<int64_t>(255, 65536 / threads));
+  func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));

@@ -45,6 +45,8 @@ constexpr int64_t kSpanLanes = 512;
 constexpr int64_t kRegisterOverhead = 48;
 /// Threads of a block of narrow rows.
 constexpr int64_t kBlockThreads = 256;
+/// The narrowest tier of a dynamic width: rows of up to 8 columns (one lane of 8 values).
+constexpr int64_t kSmallestTier = 8;
 
 class Planner {
 public:
@@ -56,19 +58,6 @@ public:
   /// The widest vector (in elements) of one access: 16 bytes of the wider type.
   int64_t widestVector(int64_t elementBytes) const { return target.vectorBytes / elementBytes; }
 
-  /// The vector for `lanes` lanes a row. With at least a vector's worth of lanes, the kernel
-  /// peels each row's first columns up to a vector boundary, so the widest vector always works.
-  /// With fewer, vectors need every row to start on a boundary: the widest that divides a static
-  /// width (a dynamic width gets the widest, and the kernel falls back to scalars at run time
-  /// for rows that do not start on a boundary).
-  static int64_t vectorFor(int64_t width, int64_t widest, int64_t lanes) {
-    int64_t vector = widest;
-    if (lanes < widest && !ShapedType::isDynamic(width))
-      while (vector > 1 && width % vector != 0)
-        vector /= 2;
-    return vector;
-  }
-
   /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
   StrategyAttr registerPlan(int64_t width, int64_t elementBytes,
                            std::optional<int64_t> rowCount) const {
@@ -77,7 +66,9 @@ public:
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
     for (; lanes <= maxThreads; lanes *= 2) {
-      int64_t vector = vectorFor(width, widest, lanes);
+      // Every row is split at vector boundaries (RowKernel.cpp), so the widest vector works
+      // whatever the width; rows narrower than it take the widest that they fill.
+      int64_t vector = std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
@@ -192,11 +183,16 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
       } else {
-        // One variant a tier, then any width; the host code runs the first that fits.
+        // One variant a power of two up to the register limit, then any width; the host code
+        // runs the first that fits. A width runs the plan a static width at the top of its
+        // tier gets, so a dynamic program is as lean as its static twin there (registers, lanes
+        // at work, bytes in flight).
         int64_t limit = planner.registerLimit(vector);
-        for (int64_t tier : {int64_t(32), int64_t(512), int64_t(2048), int64_t(8192), limit}) {
-          if (tier > limit)
-            continue;
+        SmallVector<int64_t> tiers;
+        for (int64_t tier = kSmallestTier; tier < limit; tier *= 2)
+          tiers.push_back(tier);
+        tiers.push_back(limit);
+        for (int64_t tier : tiers) {
           if (StrategyAttr plan = planner.registerPlan(tier, elementBytes, rowCount))
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);

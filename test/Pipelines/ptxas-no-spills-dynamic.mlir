@@ -1,0 +1,53 @@
+// Every kernel of a dynamic program (one a power-of-two tier, row_shared, chunked_online) for
+// f32/f16/bf16, plain and the attention chain on a 3-d tensor, assembles with ptxas for sm_90
+// without spills, and the register plans stay lean: no kernel above the budget the plan was
+// sized for (nvvm.maxnreg: at most 80 registers for 32 values a thread).
+// REQUIRES: ptxas
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -o "Used [0-9]* registers" | awk '{ if ($2 > 80) print "over budget: " $0 }' | count 0
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+
+// 5 programs x 14 kernels: tiers 8 .. 16384, row_shared, chunked_online (f32: 12 register tiers;
+// f16/bf16: the 16384 tier is the register limit too).
+// COUNT: 70
+// CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_11' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_13' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_11' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_12' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_10' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'padded_log_softmax_f16_0_multi_row_3' for 'sm_90'
+// NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: bytes
+
+func.func @plain_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %p = softmax.softmax %x : tensor<?x?xf32>
+  return %p : tensor<?x?xf32>
+}
+
+func.func @plain_f16(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %p = softmax.softmax %x : tensor<?x?xf16>
+  return %p : tensor<?x?xf16>
+}
+
+func.func @plain_bf16(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %p = softmax.softmax %x : tensor<?x?xbf16>
+  return %p : tensor<?x?xbf16>
+}
+
+func.func @attention_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %w = softmax.cast %x : tensor<?x?x?xbf16> to tensor<?x?x?xf32>
+  %s = softmax.scale %w by 0.088388 : tensor<?x?x?xf32>
+  %c = softmax.mask %s, causal : tensor<?x?x?xf32>
+  %p = softmax.softmax %c : tensor<?x?x?xf32>
+  %y = softmax.cast %p : tensor<?x?x?xf32> to tensor<?x?x?xbf16>
+  return %y : tensor<?x?x?xbf16>
+}
+
+func.func @padded_log_softmax_f16(%x: tensor<?x?xf16>, %len: tensor<?xi32>) -> tensor<?x?xf16> {
+  %m = softmax.mask %x, padding %len : tensor<?x?xf16>, tensor<?xi32>
+  %p = softmax.log_softmax %m : tensor<?x?xf16>
+  return %p : tensor<?x?xf16>
+}

@@ -25,10 +25,12 @@ import time
 
 DTYPES = ["f32", "f16", "bf16"]
 
-# Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 32768 < chunked),
-# the dynamic dispatch tiers (32, 512, 2048, 8192, 32768), and odd or prime widths.
-WIDTHS = [1, 3, 31, 32, 33, 127, 512, 513, 1000, 1023, 1024, 1025, 2048, 2049, 4095, 4097,
-          8192, 8193, 32767, 32768, 32769, 50257, 128256, 1000003]
+# Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_shared
+# <= 57856 < chunked), the dynamic dispatch tiers (every power of two from 8 to 16384), and odd
+# or prime widths.
+WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 1000,
+          1023, 1024, 1025, 2048, 2049, 4095, 4097, 8192, 8193, 16384, 16385, 32767, 32769,
+          50257, 57856, 57857, 128256, 1000003]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 VARIANT_WIDTHS = [33, 1000, 4097, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
@@ -106,6 +108,9 @@ HAND_PLANS = [
     ("chunked_online", 33, "#softmax.strategy<chunked_online, lanes = 32, rows = 4, vector = 1, chunks = 1>"),
     ("row_registers", 1000, "#softmax.strategy<row_registers, lanes = 32, rows = 4, vector = 4, chunks = 8>"),
     ("multi_row", 100, "#softmax.strategy<multi_row, lanes = 16, rows = 2, vector = 4, chunks = 2>"),
+    # vector = 1: the same scalar loop that operands misaligned differently take.
+    ("chunked_online", 5000, "#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 1, chunks = 1>"),
+    ("row_registers", 700, "#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 12>"),
 ]
 
 
@@ -199,7 +204,9 @@ def run_case(case, runner, workdir, lock, memcheck, bench):
 def memcheck_cases():
     """One case per plan and per fused variant, small enough for the sanitizer."""
     for dtype in DTYPES:
-        for n in (100, 3000, 40000):  # multi_row, row_registers, chunked_online
+        # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 9000), row_shared
+        # (40000), chunked_online (70000).
+        for n in (8, 100, 1000, 3000, 9000, 40000, 70000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)

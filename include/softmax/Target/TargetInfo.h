@@ -34,6 +34,22 @@ struct TargetInfo {
   int64_t registersPerThread(int64_t threads) const;
 };
 
+/// Registers a thread of a register plan needs for `vector * chunks` values of a row (and its
+/// edge columns, ceil((vector - 1) / lanes) at each end) whose input elements have
+/// `elementBytes` bytes: the values as f32, with `pipelined` the next row's raw values loaded
+/// while this row is computed (RowKernel.cpp), and 64 for the rest (addresses and indices of two
+/// rows, the max and sum, loop state; calibrated with ptxas -v on the generated kernels, which
+/// then do not spill).
+int64_t getRegisterPlanRegisters(int64_t lanes, int64_t vector, int64_t chunks,
+                                 int64_t elementBytes, bool pipelined);
+
+/// Whether register plans over inputs of `elementBytes` bytes load the next row while computing
+/// one. Measured on the H200 (docs/strategies.md): for 16-bit inputs, whose arithmetic per byte
+/// is twice f32's, it takes the best plans from 0.76-0.81x to 0.81-0.91x copy; for f32 the extra
+/// registers cost more occupancy than the overlap gains (0.97x without it at 16384 columns,
+/// 0.83x with it).
+inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_TARGET_TARGETINFO_H

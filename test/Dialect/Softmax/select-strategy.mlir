@@ -2,10 +2,11 @@
 
 // Plans at and around each threshold (docs/strategies.md has the measurements behind them), for
 // f32, f16 and bf16, with M = 65536 rows:
-//  - values a thread: 8 for f32 rows of at most 64, 16 up to 4096 columns, 32 beyond;
+//  - values a thread: f32: 8 for rows of at most 64, 16 up to 4096 columns, 32 up to 8192, 64
+//    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 32, 64 beyond 8192;
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
-//    registers (512 lanes x 32 values = 16384 columns: 64 of the 128 registers a thread of a
-//    512-thread block may use hold values, 48 are kept for the rest);
+//    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
+//    columns, the widest measured (f32: 256 lanes x 64 values);
 //  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements);
 //  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
 //    fills); rows are split at vector boundaries, so any width keeps whole vectors.
@@ -119,7 +120,7 @@ func.func @n4097_f32(%x: tensor<65536x4097xf32>) -> tensor<65536x4097xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n16384_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>]
 func.func @n16384_f32(%x: tensor<65536x16384xf32>) -> tensor<65536x16384xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xf32> -> tensor<65536x16384xf32>
   return %0 : tensor<65536x16384xf32>
@@ -164,7 +165,7 @@ func.func @n1_f16(%x: tensor<65536x1xf16>) -> tensor<65536x1xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
 func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf16> -> tensor<65536x31xf16>
   return %0 : tensor<65536x31xf16>
@@ -173,7 +174,7 @@ func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n32_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
 func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xf16> -> tensor<65536x32xf16>
   return %0 : tensor<65536x32xf16>
@@ -182,7 +183,7 @@ func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 3>]
 func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf16> -> tensor<65536x33xf16>
   return %0 : tensor<65536x33xf16>
@@ -191,7 +192,7 @@ func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n64_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>]
 func.func @n64_f16(%x: tensor<65536x64xf16>) -> tensor<65536x64xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xf16> -> tensor<65536x64xf16>
   return %0 : tensor<65536x64xf16>
@@ -200,7 +201,7 @@ func.func @n64_f16(%x: tensor<65536x64xf16>) -> tensor<65536x64xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n65_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 3>]
 func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xf16> -> tensor<65536x65xf16>
   return %0 : tensor<65536x65xf16>
@@ -209,7 +210,7 @@ func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 4>]
 func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xf16> -> tensor<65536x512xf16>
   return %0 : tensor<65536x512xf16>
@@ -218,7 +219,7 @@ func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 3>]
 func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
   return %0 : tensor<65536x513xf16>
@@ -227,7 +228,7 @@ func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1024_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]
 func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xf16> -> tensor<65536x1024xf16>
   return %0 : tensor<65536x1024xf16>
@@ -236,7 +237,7 @@ func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 3>]
 func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
   return %0 : tensor<65536x1025xf16>
@@ -245,7 +246,7 @@ func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>]
 func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xf16> -> tensor<65536x4096xf16>
   return %0 : tensor<65536x4096xf16>
@@ -263,7 +264,7 @@ func.func @n4097_f16(%x: tensor<65536x4097xf16>) -> tensor<65536x4097xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16384_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>]
 func.func @n16384_f16(%x: tensor<65536x16384xf16>) -> tensor<65536x16384xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xf16> -> tensor<65536x16384xf16>
   return %0 : tensor<65536x16384xf16>
@@ -308,7 +309,7 @@ func.func @n1_bf16(%x: tensor<65536x1xbf16>) -> tensor<65536x1xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
 func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xbf16> -> tensor<65536x31xbf16>
   return %0 : tensor<65536x31xbf16>
@@ -317,7 +318,7 @@ func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n32_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
 func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xbf16> -> tensor<65536x32xbf16>
   return %0 : tensor<65536x32xbf16>
@@ -326,7 +327,7 @@ func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 3>]
 func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xbf16> -> tensor<65536x33xbf16>
   return %0 : tensor<65536x33xbf16>
@@ -335,7 +336,7 @@ func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n64_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>]
 func.func @n64_bf16(%x: tensor<65536x64xbf16>) -> tensor<65536x64xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xbf16> -> tensor<65536x64xbf16>
   return %0 : tensor<65536x64xbf16>
@@ -344,7 +345,7 @@ func.func @n64_bf16(%x: tensor<65536x64xbf16>) -> tensor<65536x64xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n65_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 3>]
 func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xbf16> -> tensor<65536x65xbf16>
   return %0 : tensor<65536x65xbf16>
@@ -353,7 +354,7 @@ func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 4>]
 func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xbf16> -> tensor<65536x512xbf16>
   return %0 : tensor<65536x512xbf16>
@@ -362,7 +363,7 @@ func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 3>]
 func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
   return %0 : tensor<65536x513xbf16>
@@ -371,7 +372,7 @@ func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1024_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]
 func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xbf16> -> tensor<65536x1024xbf16>
   return %0 : tensor<65536x1024xbf16>
@@ -380,7 +381,7 @@ func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 3>]
 func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
   return %0 : tensor<65536x1025xbf16>
@@ -389,7 +390,7 @@ func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>]
 func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xbf16> -> tensor<65536x4096xbf16>
   return %0 : tensor<65536x4096xbf16>
@@ -407,7 +408,7 @@ func.func @n4097_bf16(%x: tensor<65536x4097xbf16>) -> tensor<65536x4097xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16384_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>]
 func.func @n16384_bf16(%x: tensor<65536x16384xbf16>) -> tensor<65536x16384xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xbf16> -> tensor<65536x16384xbf16>
   return %0 : tensor<65536x16384xbf16>
@@ -445,7 +446,7 @@ func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16>
 // static width at the top of its tier gets), row_shared, and a final chunked_online plan; the
 // host code dispatches on N. The vector is the widest, checked for alignment at run time.
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -454,7 +455,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

@@ -118,8 +118,7 @@ LogicalResult FunctionLowering::checkSupported() {
 void FunctionLowering::launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
                               ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
   Location loc = op.getLoc();
-  Value rowsPerBlock = arith::ConstantIndexOp::create(builder, loc, plan.getRows());
-  Value blocks = arith::CeilDivUIOp::create(builder, loc, rowCount, rowsPerBlock);
+  Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value threads = arith::ConstantIndexOp::create(builder, loc, plan.getBlockSize());
   Value sharedBytes;

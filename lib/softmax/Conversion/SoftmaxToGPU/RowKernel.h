@@ -30,6 +30,17 @@ SmallVector<Type> getRowKernelParameterTypes(FusedOp op);
 /// the row follows them.
 int64_t getRowSharedReductionSlots(StrategyAttr plan);
 
+/// The grid of the kernel of `plan` for `rowCount` rows (host code). A block works through
+/// consecutive groups of `plan.getRows()` rows, as many as ceil(groups / grid): the register
+/// pipelined plans take several once the rows are plenty, loading each group while computing the
+/// last.
+Value buildBlockCount(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr plan,
+                      Value rowCount);
+
+/// Whether the kernel of `op` with `plan` loads each row group while computing the last one
+/// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput).
+bool isPipelined(FusedOp op, StrategyAttr plan);
+
 /// Builds `gpu.func @name` in `module` computing `op` with `plan`. Rows are the input's
 /// leading dimensions collapsed; the op's axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,

@@ -27,22 +27,31 @@ using namespace mlir::softmax;
 namespace {
 
 /// Values a thread keeps before more lanes are given to a row: measured on the H200
-/// (scripts/gpu/sweep.py, docs/strategies.md). Tiny f32 rows coalesce best with 8 (4 lanes of 2
-/// vectors for 32 columns: 0.995x copy against 0.79x with 16); up to 4096 columns 16 is within
-/// 2% of the best; wider rows want 32 (bf16 8192: 0.85x against 0.69x with 16).
-int64_t valuesPerThread(int64_t width, int64_t elementBytes) {
+/// (docs/strategies.md). f32: tiny rows coalesce best with 8 (4 lanes of 2 vectors for 32
+/// columns: 0.99x copy), 16 up to 4096 columns, 32 up to 8192 and 64 beyond (16384: 0.97x with
+/// 256 lanes of 64 against 0.83x with 512 of 32: fewer warps a row to synchronise). 16-bit
+/// inputs, pipelined: 32 at every width (0.81-0.91x against 0.55-0.84x with 8 or 16), 64 beyond
+/// 8192 (16384: 0.80x against 0.76x).
+int64_t valuesPerThread(int64_t width, int64_t elementBytes, int64_t inputBytes) {
+  if (inputBytes < 4)
+    return width <= 8192 ? 32 : 64;
   if (elementBytes == 4 && width <= 64)
     return 8;
-  return width <= 4096 ? 16 : 32;
+  if (width <= 4096)
+    return 16;
+  return width <= 8192 ? 32 : 64;
 }
 /// Values a thread of the one-block-a-row plans (row_shared, chunked_online) handles per span,
 /// and their lanes: 512 lanes of 32 values measured best or within 1-2% of it from 32768
 /// columns up, against 1024 lanes.
 constexpr int64_t kSpanValuesPerThread = 32;
 constexpr int64_t kSpanLanes = 512;
-/// Registers a register-plan thread needs besides its values (addresses, indices, the row's
-/// max and sum, loop state); measured with ptxas -v on the generated kernels.
-constexpr int64_t kRegisterOverhead = 48;
+/// The widest row given a register plan: the widest the H200 sweep measured them at (f32
+/// 16384: 0.97x copy); wider rows fit the registers of 512 lanes of 64 values but were not
+/// measured, and go to row_shared.
+constexpr int64_t kWidestRegisterRow = 16384;
+/// The smallest register budget worth planning with (getRegisterPlanRegisters' overhead).
+constexpr int64_t kRegisterOverhead = 64;
 /// Threads of a block of narrow rows.
 constexpr int64_t kBlockThreads = 256;
 /// The narrowest tier of a dynamic width: rows of up to 8 columns (one lane of 8 values).
@@ -59,10 +68,13 @@ public:
   int64_t widestVector(int64_t elementBytes) const { return target.vectorBytes / elementBytes; }
 
   /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
-  StrategyAttr registerPlan(int64_t width, int64_t elementBytes,
+  StrategyAttr registerPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
                            std::optional<int64_t> rowCount) const {
     int64_t widest = widestVector(elementBytes);
-    int64_t perThread = valuesPerThread(width, elementBytes);
+    // Beyond the widest width the register plans were measured at, the rows go on chip.
+    if (width > kWidestRegisterRow)
+      return {};
+    int64_t perThread = valuesPerThread(width, elementBytes, inputBytes);
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
     for (; lanes <= maxThreads; lanes *= 2) {
@@ -72,7 +84,9 @@ public:
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
-      if (values + kRegisterOverhead > registers || values / vector > 64)
+      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes,
+                                   isPipelinedInput(inputBytes)) > registers ||
+          values / vector > 64)
         continue;
       KernelPlan plan = lanes <= target.warpSize ? KernelPlan::multi_row : KernelPlan::row_registers;
       return StrategyAttr::get(context, plan, lanes, rows, vector, values / vector);
@@ -99,11 +113,21 @@ public:
                              vector, chunks);
   }
 
-  /// The widest row a register plan holds with this element type.
-  int64_t registerLimit(int64_t vector) const {
-    int64_t registers = std::min(registerBudget, target.registersPerThread(maxThreads));
-    int64_t values = (registers - kRegisterOverhead) / vector * vector;
-    return values <= 0 ? 0 : maxThreads * values;
+  /// The widest row a register plan holds with this element type: the most values any block
+  /// size leaves room for, times its lanes.
+  int64_t registerLimit(int64_t vector, int64_t inputBytes) const {
+    int64_t limit = 0;
+    for (int64_t lanes = target.warpSize; lanes <= maxThreads; lanes *= 2) {
+      int64_t registers = std::min(registerBudget, target.registersPerThread(lanes));
+      int64_t values = 0;
+      while (getRegisterPlanRegisters(lanes, vector, values / vector + 1, inputBytes,
+                                      isPipelinedInput(inputBytes)) <=
+                 registers &&
+             values / vector + 1 <= 64)
+        values += vector;
+      limit = std::max(limit, lanes * values);
+    }
+    return std::min(limit, kWidestRegisterRow);
   }
 
 private:
@@ -170,6 +194,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       int64_t elementBytes =
           std::max(type.getElementTypeBitWidth(),
                    op.getResult().getType().getElementTypeBitWidth()) / 8;
+      int64_t inputBytes = type.getElementTypeBitWidth() / 8;
       int64_t width = op.getRowWidth();
       int64_t vector = planner.widestVector(elementBytes);
       std::optional<int64_t> rowCount;
@@ -178,7 +203,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
 
       SmallVector<Attribute> plans;
       if (!ShapedType::isDynamic(width)) {
-        StrategyAttr plan = planner.registerPlan(width, elementBytes, rowCount);
+        StrategyAttr plan = planner.registerPlan(width, elementBytes, inputBytes, rowCount);
         if (!plan)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
@@ -187,13 +212,13 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         // runs the first that fits. A width runs the plan a static width at the top of its
         // tier gets, so a dynamic program is as lean as its static twin there (registers, lanes
         // at work, bytes in flight).
-        int64_t limit = planner.registerLimit(vector);
+        int64_t limit = planner.registerLimit(vector, inputBytes);
         SmallVector<int64_t> tiers;
         for (int64_t tier = kSmallestTier; tier < limit; tier *= 2)
           tiers.push_back(tier);
         tiers.push_back(limit);
         for (int64_t tier : tiers) {
-          if (StrategyAttr plan = planner.registerPlan(tier, elementBytes, rowCount))
+          if (StrategyAttr plan = planner.registerPlan(tier, elementBytes, inputBytes, rowCount))
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);
         }

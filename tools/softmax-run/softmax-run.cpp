@@ -838,7 +838,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   // Host inputs: doubles exactly representable in their storage types, for the upload and the
   // reference.
   std::vector<std::vector<double>> values;
-  if (!report.inputsOnDevice)
+  if (!report.inputsOnDevice && !jitWithoutGPU)
     values = generateInputs(signature.inputs, session.inputOptions, report.notes);
 
   CaseBuffers buffers;

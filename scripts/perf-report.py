@@ -259,8 +259,9 @@ def section(data, plot_rel):
            f"({h.get('seconds')} s).", "",
            "Every number is a fraction of a device-to-device copy of the same bytes (one read of "
            "each input, one write of the output) measured in the same process: ours against the "
-           "copy softmax-run times (`cuMemcpyDtoDAsync`, median of 20 after 5 warm-ups, kernels "
-           "timed by CUDA events around each launch), the others against torch's copy "
+           "copy softmax-run times (`cuMemcpyDtoDAsync`, median of the timed runs of "
+           f"`{' '.join(h.get('reps') or [])}`, kernels timed by CUDA events around each launch), "
+           "the others against torch's copy "
            "(`copy_`, `triton.testing.do_bench` median). Both copies are in the tables. Our inputs "
            "are generated on the GPU (seeded, never zeros); ours static is one process per shape, "
            "ours dynamic one process per program with every shape a `--case`. The tensors are "

@@ -194,7 +194,7 @@ def run_ours(args, programs, workdir):
             f.write(program.dynamic_text)
         cases = [f"--case={','.join(program.case_shapes(s))}" for s in program.shapes]
         start = time.time()
-        code, data, log = run_runner(args, src, cases, 600, f"{program.key}-dynamic")
+        code, data, log = run_runner(args, src, cases, 180, f"{program.key}-dynamic")
         reports = data if isinstance(data, list) else []
         for i, shape in enumerate(program.shapes):
             report = reports[i] if i < len(reports) else None
@@ -211,7 +211,7 @@ def run_ours(args, programs, workdir):
             with open(src, "w") as f:
                 f.write(program.static_text(shape))
             start = time.time()
-            code, report, log = run_runner(args, src, [], 300, f"{program.key}-{dims(shape)}")
+            code, report, log = run_runner(args, src, [], 90, f"{program.key}-{dims(shape)}")
             if args.dry_run:
                 records.append(record("ours", "static", program, shape,
                                       error=None if code == 0 else f"exit {code}: {log[-400:]}"))

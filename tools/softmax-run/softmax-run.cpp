@@ -201,78 +201,6 @@ static cl::opt<std::string> ptxFile("dump-ptx",
 
 namespace {
 
-//===----------------------------------------------------------------------===//
-// The session: what the cases of one process share
-//===----------------------------------------------------------------------===//
-
-/// The program is parsed, analysed, compiled and JIT-compiled once per process; every case
-/// (--case, or the one run --shape describes) then runs against it. The session holds what the
-/// cases share and the reports of the cases run so far.
-struct Session {
-  bool multiCase = false; ///< --case given: a JSON array and one progress line per case
-  RunReport base;         ///< file, entry, device, plans, kernels, seed, row stride
-  std::vector<RunReport> reports;
-  bool casesRan = false;
-
-  InputOptions inputOptions;
-  bool doCheck = true;
-  bool noDevice = false; ///< --jit-without-gpu or --emulate-device: no driver, no buffers
-  ModuleOp referenceModule;
-  ExecutionEngine *engine = nullptr;
-  std::string symbol; ///< _mlir_ciface_<entry>
-  rt::CUstream stream = nullptr;
-};
-
-/// Writes the JSON (an array with --case) and prints the summary last; returns `exitCode`.
-int writeResults(Session &session, int exitCode) {
-  if (!jsonFile.empty()) {
-    std::string error;
-    bool written = session.multiCase ? writeJsonArray(session.reports, jsonFile, error)
-                                     : writeJson(session.reports.front(), jsonFile, error);
-    if (!written)
-      llvm::errs() << "softmax-run: " << error << "\n";
-  }
-  llvm::outs().flush();
-  if (session.multiCase && session.casesRan)
-    printCasesSummary(session.base, session.reports, llvm::outs());
-  else
-    printSummary(session.reports.front(), llvm::outs());
-  llvm::outs().flush();
-  return exitCode;
-}
-
-/// Ends the run before any case ran (a usage or compile error, --compile-only).
-int finish(Session &session, int exitCode, llvm::StringRef status) {
-  session.base.exitCode = exitCode;
-  session.base.status = status.str();
-  session.reports = {session.base};
-  return writeResults(session, exitCode);
-}
-
-/// A usage error: one line on stderr, exit 2.
-int usageError(Session &session, const llvm::Twine &message) {
-  llvm::errs() << "softmax-run: " << message << "\n";
-  session.base.errors.push_back(message.str());
-  return finish(session, kExitUsage, "USAGE-ERROR");
-}
-
-/// Ends one case with `exitCode` and `status`.
-int endCase(RunReport &report, int exitCode, llvm::StringRef status) {
-  report.exitCode = exitCode;
-  report.status = status.str();
-  return exitCode;
-}
-
-std::string errorLine(llvm::Error error);
-
-/// A driver error while running a case: reported by name; the case ends.
-int caseDeviceError(RunReport &report, const llvm::Twine &what, llvm::Error err) {
-  std::string line = (what + ": " + errorLine(std::move(err))).str();
-  llvm::errs() << "softmax-run: " << line << "\n";
-  report.errors.push_back(line);
-  return endCase(report, kExitDevice, "DEVICE-ERROR");
-}
-
 std::string printAttr(Attribute attr) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -406,6 +334,77 @@ double median(std::vector<double> values) {
   size_t n = values.size();
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
+
+//===----------------------------------------------------------------------===//
+// The session: what the cases of one process share
+//===----------------------------------------------------------------------===//
+
+/// The program is parsed, analysed, compiled and JIT-compiled once per process; every case
+/// (--case, or the one run --shape describes) then runs against it. The session holds what the
+/// cases share and the reports of the cases run so far.
+struct Session {
+  bool multiCase = false; ///< --case given: a JSON array and one progress line per case
+  RunReport base;         ///< file, entry, device, plans, kernels, seed, row stride
+  std::vector<RunReport> reports;
+  bool casesRan = false;
+
+  InputOptions inputOptions;
+  bool doCheck = true;
+  bool noDevice = false; ///< --jit-without-gpu or --emulate-device: no driver, no buffers
+  ModuleOp referenceModule;
+  ExecutionEngine *engine = nullptr;
+  std::string symbol; ///< _mlir_ciface_<entry>
+  rt::CUstream stream = nullptr;
+};
+
+/// Writes the JSON (an array with --case) and prints the summary last; returns `exitCode`.
+int writeResults(Session &session, int exitCode) {
+  if (!jsonFile.empty()) {
+    std::string error;
+    bool written = session.multiCase ? writeJsonArray(session.reports, jsonFile, error)
+                                     : writeJson(session.reports.front(), jsonFile, error);
+    if (!written)
+      llvm::errs() << "softmax-run: " << error << "\n";
+  }
+  llvm::outs().flush();
+  if (session.multiCase && session.casesRan)
+    printCasesSummary(session.base, session.reports, llvm::outs());
+  else
+    printSummary(session.reports.front(), llvm::outs());
+  llvm::outs().flush();
+  return exitCode;
+}
+
+/// Ends the run before any case ran (a usage or compile error, --compile-only).
+int finish(Session &session, int exitCode, llvm::StringRef status) {
+  session.base.exitCode = exitCode;
+  session.base.status = status.str();
+  session.reports = {session.base};
+  return writeResults(session, exitCode);
+}
+
+/// A usage error: one line on stderr, exit 2.
+int usageError(Session &session, const llvm::Twine &message) {
+  llvm::errs() << "softmax-run: " << message << "\n";
+  session.base.errors.push_back(message.str());
+  return finish(session, kExitUsage, "USAGE-ERROR");
+}
+
+/// Ends one case with `exitCode` and `status`.
+int endCase(RunReport &report, int exitCode, llvm::StringRef status) {
+  report.exitCode = exitCode;
+  report.status = status.str();
+  return exitCode;
+}
+
+/// A driver error while running a case: reported by name; the case ends.
+int caseDeviceError(RunReport &report, const llvm::Twine &what, llvm::Error err) {
+  std::string line = (what + ": " + errorLine(std::move(err))).str();
+  llvm::errs() << "softmax-run: " << line << "\n";
+  report.errors.push_back(line);
+  return endCase(report, kExitDevice, "DEVICE-ERROR");
+}
+
 
 
 //===----------------------------------------------------------------------===//

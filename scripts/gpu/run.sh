@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|sweep|probe]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|sweep|compare|probe]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -133,6 +133,14 @@ bandwidth() {
     failures=$((failures + 1))
 }
 
+# Ours (static and dynamic programs) beside torch eager, torch.compile (static and dynamic) and
+# Triton over row widths 32 to 262144 and four fused chains (docs/performance.md): under 8 minutes.
+# compare.json and compare.txt go to $out, softmax-run's logs into cases.tar.xz.
+compare() {
+  python3 "$root/scripts/gpu/compare.py" --runner "$run" --out "$out" --logs "$logs" ||
+    failures=$((failures + 1))
+}
+
 modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(smoke)
 header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
@@ -140,14 +148,14 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, sweep, probe)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, sweep, compare, probe)" >&2
     exit 2
   fi
   "$mode"
 done
 
 # The table last (the device call returns the end of the output); the suite, memcheck,
-# bandwidth and sweep modes print their own tables above.
+# bandwidth, sweep and compare modes print their own tables above.
 [ ${#rows[@]} -gt 0 ] && {
   echo
   echo "== softmax-run on $(sed -n 's/^gpu: //p' "$out/environment.txt" | head -1)"
@@ -160,11 +168,14 @@ import glob, json, os, sys
 reports = []
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getmtime):
     try:
-        report = json.load(open(path))
+        data = json.load(open(path))
     except Exception:
         continue
-    report["case"] = os.path.basename(path)[:-5]
-    reports.append(report)
+    # softmax-run --case writes an array of reports.
+    for report in data if isinstance(data, list) else [data]:
+        if isinstance(report, dict):
+            report["case"] = os.path.basename(path)[:-5]
+            reports.append(report)
 json.dump(reports, open(sys.argv[2], "w"), indent=1)
 PY
 tar -C "$work" -cJf "$out/cases.tar.xz" logs

@@ -13,6 +13,11 @@
 //     compares with the reference evaluated on the unfused program; with --bench, times the
 //     kernels with device events and a device-to-device copy of the same bytes.
 //
+// With --case (repeatable), steps 1-3 happen once and step 4 runs for every case in turn
+// (allocate, generate inputs, run, check, time, free), each case with its own report. With
+// --no-check --bench the inputs are generated on the device by seeded fill kernels
+// (softmax/Runtime/DeviceFill.h) instead of on the host.
+//
 // docs/runner.md describes the options, tolerances, exit codes and timing.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +34,7 @@
 #include "softmax/Runner/Signature.h"
 #include "softmax/Runner/Storage.h"
 #include "softmax/Runtime/CudaDriver.h"
+#include "softmax/Runtime/DeviceFill.h"
 #include "softmax/Runtime/MgpuRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,6 +46,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -79,6 +86,12 @@ static cl::list<std::string>
            cl::desc("Full shape AxBxC of each tensor argument with dynamic dimensions, in "
                     "argument order (repeat the option)"),
            cl::cat(runCategory));
+static cl::list<std::string> caseList(
+    "case",
+    cl::desc("One case: the --shape list of one run joined by ',' (e.g. "
+             "--case=16384x4096,16384,4096; --case= for a program without dynamic dimensions). "
+             "Repeat it: the program is compiled once and every case runs in turn"),
+    cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of every input"), cl::init(1),
                               cl::cat(runCategory));
 static cl::opt<Distribution> distribution(
@@ -111,6 +124,16 @@ static cl::opt<int> reps("reps", cl::desc("Timed runs with --bench"), cl::init(2
                          cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before them"), cl::init(3),
                            cl::cat(runCategory));
+/// Where the inputs are generated.
+enum class InputSource { Auto, Host, Device };
+static cl::opt<InputSource> inputSource(
+    "inputs", cl::desc("Where the inputs are generated"), cl::init(InputSource::Auto),
+    cl::values(clEnumValN(InputSource::Auto, "auto",
+                          "on the device with --no-check --bench (no --special), else the host"),
+               clEnumValN(InputSource::Host, "host", "on the host, uploaded (needed to check)"),
+               clEnumValN(InputSource::Device, "device",
+                          "by seeded fill kernels on the device (needs --no-check)")),
+    cl::cat(runCategory));
 static cl::opt<bool> check("check", cl::desc("Compare with the float64 reference (default)"),
                            cl::init(true), cl::cat(runCategory));
 static cl::opt<bool> noCheck("no-check",
@@ -145,6 +168,10 @@ static cl::opt<bool> emulateDevice(
     cl::desc("Testing aid: no GPU; the 'device' outputs are the reference's own results, "
              "written at the row stride, so the check must pass"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<bool> printFillPtx(
+    "print-fill-ptx", cl::Hidden,
+    cl::desc("Testing aid: print the PTX of the device input fill kernels and exit"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<int> maxReported("max-reported", cl::desc("Mismatches printed per output"),
                                 cl::init(8), cl::cat(runCategory));
 
@@ -173,28 +200,6 @@ static cl::opt<std::string> ptxFile("dump-ptx",
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// Ends the run: prints the summary last, writes the JSON, returns the exit code.
-int finish(RunReport &report, int exitCode, llvm::StringRef status) {
-  report.exitCode = exitCode;
-  report.status = status.str();
-  if (!jsonFile.empty()) {
-    std::string error;
-    if (!writeJson(report, jsonFile, error))
-      llvm::errs() << "softmax-run: " << error << "\n";
-  }
-  llvm::outs().flush();
-  printSummary(report, llvm::outs());
-  llvm::outs().flush();
-  return exitCode;
-}
-
-/// A usage error: one line on stderr, exit 2.
-int usageError(RunReport &report, const llvm::Twine &message) {
-  llvm::errs() << "softmax-run: " << message << "\n";
-  report.errors.push_back(message.str());
-  return finish(report, kExitUsage, "USAGE-ERROR");
-}
 
 std::string printAttr(Attribute attr) {
   std::string text;
@@ -330,6 +335,698 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+//===----------------------------------------------------------------------===//
+// The session: what the cases of one process share
+//===----------------------------------------------------------------------===//
+
+/// The program is parsed, analysed, compiled and JIT-compiled once per process; every case
+/// (--case, or the one run --shape describes) then runs against it. The session holds what the
+/// cases share and the reports of the cases run so far.
+struct Session {
+  bool multiCase = false; ///< --case given: a JSON array and one progress line per case
+  RunReport base;         ///< file, entry, device, plans, kernels, seed, row stride
+  std::vector<RunReport> reports;
+  bool casesRan = false;
+
+  InputOptions inputOptions;
+  bool doCheck = true;
+  bool noDevice = false; ///< --jit-without-gpu or --emulate-device: no driver, no buffers
+  ModuleOp referenceModule;
+  ExecutionEngine *engine = nullptr;
+  std::string symbol; ///< _mlir_ciface_<entry>
+  rt::CUstream stream = nullptr;
+};
+
+/// Writes the JSON (an array with --case) and prints the summary last; returns `exitCode`.
+int writeResults(Session &session, int exitCode) {
+  if (!jsonFile.empty()) {
+    std::string error;
+    bool written = session.multiCase ? writeJsonArray(session.reports, jsonFile, error)
+                                     : writeJson(session.reports.front(), jsonFile, error);
+    if (!written)
+      llvm::errs() << "softmax-run: " << error << "\n";
+  }
+  llvm::outs().flush();
+  if (session.multiCase && session.casesRan)
+    printCasesSummary(session.base, session.reports, llvm::outs());
+  else
+    printSummary(session.reports.front(), llvm::outs());
+  llvm::outs().flush();
+  return exitCode;
+}
+
+/// Ends the run before any case ran (a usage or compile error, --compile-only).
+int finish(Session &session, int exitCode, llvm::StringRef status) {
+  session.base.exitCode = exitCode;
+  session.base.status = status.str();
+  session.reports = {session.base};
+  return writeResults(session, exitCode);
+}
+
+/// A usage error: one line on stderr, exit 2.
+int usageError(Session &session, const llvm::Twine &message) {
+  llvm::errs() << "softmax-run: " << message << "\n";
+  session.base.errors.push_back(message.str());
+  return finish(session, kExitUsage, "USAGE-ERROR");
+}
+
+/// Ends one case with `exitCode` and `status`.
+int endCase(RunReport &report, int exitCode, llvm::StringRef status) {
+  report.exitCode = exitCode;
+  report.status = status.str();
+  return exitCode;
+}
+
+/// A driver error while running a case: reported by name; the case ends.
+int caseDeviceError(RunReport &report, const llvm::Twine &what, llvm::Error err) {
+  std::string line = (what + ": " + errorLine(std::move(err))).str();
+  llvm::errs() << "softmax-run: " << line << "\n";
+  report.errors.push_back(line);
+  return endCase(report, kExitDevice, "DEVICE-ERROR");
+}
+
+
+
+//===----------------------------------------------------------------------===//
+// One case: buffers, inputs, runs, checks, timing
+//===----------------------------------------------------------------------===//
+
+/// The device buffers of one case: every tensor argument, then every result. Freed with it.
+struct CaseBuffers {
+  std::vector<DeviceTensor> tensors;
+  size_t numInputTensors = 0;
+  std::vector<uint64_t> scalarSlots; ///< one per argument (scalars only are used)
+  std::vector<void *> descriptorPointers;
+  std::vector<void *> packedArgs; ///< the packed arguments of _mlir_ciface_<entry>
+
+  CaseBuffers() = default;
+  CaseBuffers(const CaseBuffers &) = delete;
+  CaseBuffers &operator=(const CaseBuffers &) = delete;
+  ~CaseBuffers() {
+    for (DeviceTensor &tensor : tensors)
+      if (tensor.pointer)
+        llvm::consumeError(rt::CudaDriver::get().free(tensor.pointer));
+  }
+  llvm::ArrayRef<DeviceTensor> inputs() const {
+    return llvm::ArrayRef(tensors).take_front(numInputTensors);
+  }
+};
+
+int findFirstFloat(const std::vector<ArgSpec> &inputs) {
+  for (auto [i, spec] : llvm::enumerate(inputs))
+    if (spec.isTensor && isFloatKind(spec.element))
+      return static_cast<int>(i);
+  return -1;
+}
+
+/// Lays out every tensor (the first float input and the outputs at --row-stride) and encodes
+/// the scalars.
+void layoutCase(const Signature &signature, const InputOptions &inputOptions,
+                CaseBuffers &buffers) {
+  int firstFloat = findFirstFloat(signature.inputs);
+  buffers.scalarSlots.assign(signature.inputs.size(), 0);
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    if (!spec.isTensor) {
+      double value = getScalarInput(spec, inputOptions);
+      encodeElements(spec.element, &value, 1, &buffers.scalarSlots[i]);
+      continue;
+    }
+    DeviceTensor tensor;
+    tensor.spec = spec;
+    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride.getValue() : 0);
+    buffers.tensors.push_back(std::move(tensor));
+  }
+  buffers.numInputTensors = buffers.tensors.size();
+  for (const ArgSpec &spec : signature.outputs) {
+    DeviceTensor tensor;
+    tensor.spec = spec;
+    tensor.isOutput = true;
+    layout(tensor, rowStride);
+    buffers.tensors.push_back(std::move(tensor));
+  }
+}
+
+/// The packed arguments: a pointer to each argument; a tensor argument is a pointer to (a
+/// pointer to) its descriptor, a scalar its value. Call after the pointers are final.
+void packArguments(const Signature &signature, CaseBuffers &buffers) {
+  std::vector<DeviceTensor> &tensors = buffers.tensors;
+  buffers.descriptorPointers.resize(tensors.size());
+  for (size_t t = 0; t < tensors.size(); ++t)
+    buffers.descriptorPointers[t] = tensors[t].descriptor.data();
+  buffers.packedArgs.clear();
+  size_t t = 0;
+  for (auto [i, spec] : llvm::enumerate(signature.inputs))
+    buffers.packedArgs.push_back(spec.isTensor
+                                     ? static_cast<void *>(&buffers.descriptorPointers[t++])
+                                     : static_cast<void *>(&buffers.scalarSlots[i]));
+  for (; t < tensors.size(); ++t)
+    buffers.packedArgs.push_back(&buffers.descriptorPointers[t]);
+}
+
+llvm::Error withContext(const llvm::Twine &what, llvm::Error err) {
+  return llvm::createStringError(what + ": " + errorLine(std::move(err)));
+}
+
+llvm::Error allocate(CaseBuffers &buffers) {
+  for (DeviceTensor &tensor : buffers.tensors) {
+    size_t bytes = std::max<size_t>(tensor.allocatedBytes(), 1);
+    llvm::Expected<rt::CUdeviceptr> pointer = rt::CudaDriver::get().alloc(bytes);
+    if (!pointer)
+      return withContext("allocating " + std::to_string(bytes) + " bytes for " +
+                             tensor.spec.name,
+                         pointer.takeError());
+    tensor.pointer = *pointer;
+    tensor.descriptor[0] = tensor.descriptor[1] = static_cast<int64_t>(tensor.pointer);
+  }
+  return llvm::Error::success();
+}
+
+/// Uploads the host inputs, rows at their stride, padding poisoned. A strided input keeps its
+/// image to check afterwards that the run left it unchanged.
+llvm::Error uploadInputs(const Signature &signature, const std::vector<std::vector<double>> &values,
+                         CaseBuffers &buffers) {
+  size_t t = 0;
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    if (!spec.isTensor)
+      continue;
+    DeviceTensor &tensor = buffers.tensors[t++];
+    size_t bytes = tensor.elementBytes();
+    tensor.hostImage.assign(tensor.allocatedBytes(), 0);
+    if (tensor.stride != tensor.width)
+      fillPoison(spec.element, tensor.hostImage.data(), tensor.allocated);
+    int64_t rows = tensor.width ? spec.getNumElements() / tensor.width : 0;
+    for (int64_t r = 0; r < rows; ++r)
+      encodeElements(spec.element, values[i].data() + r * tensor.width, tensor.width,
+                     tensor.hostImage.data() + r * tensor.stride * bytes);
+    if (llvm::Error err = rt::CudaDriver::get().copyToDevice(tensor.pointer, tensor.hostImage.data(),
+                                                              tensor.hostImage.size()))
+      return withContext("uploading " + spec.name, std::move(err));
+    if (tensor.stride == tensor.width)
+      tensor.hostImage = {}; // only kept to check strided inputs afterwards
+  }
+  return llvm::Error::success();
+}
+
+/// What the fill kernels write at packed index `index` of `spec`, in storage bytes.
+void expectedFill(const ArgSpec &spec, uint64_t argSeed, const InputOptions &options,
+                  int64_t lengthsMax, uint64_t index, uint8_t *out) {
+  double value;
+  if (isFloatKind(spec.element)) {
+    auto distribution = options.distribution == Distribution::Uniform
+                            ? rt::FillDistribution::Uniform
+                            : rt::FillDistribution::Normal;
+    value = rt::fillFloatValue(distribution, static_cast<float>(options.scale), argSeed, index);
+  } else if (spec.element == ElementKind::I1) {
+    value = rt::fillMaskValue(options.maskDensity, argSeed, index) ? 1.0 : 0.0;
+  } else {
+    value = static_cast<double>(
+        rt::fillIntegerValue(static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)), argSeed,
+                             index));
+  }
+  encodeElements(spec.element, &value, 1, out);
+}
+
+/// Compares the first (up to) 256 elements of the first and the last row of a filled tensor
+/// with the host twin of the fill kernels: a wrong address or conversion shows at once.
+llvm::Error verifyFill(const DeviceTensor &tensor, uint64_t argSeed, const InputOptions &options,
+                       int64_t lengthsMax) {
+  int64_t count = tensor.spec.getNumElements();
+  if (count <= 0)
+    return llvm::Error::success();
+  int64_t rows = count / tensor.width;
+  int64_t sample = std::min<int64_t>(tensor.width, 256);
+  size_t bytes = tensor.elementBytes();
+  for (int64_t row : {int64_t(0), rows - 1}) {
+    std::vector<uint8_t> got(sample * bytes), want(sample * bytes);
+    rt::CUdeviceptr address = tensor.pointer + row * tensor.stride * bytes;
+    if (llvm::Error err = rt::CudaDriver::get().copyToHost(got.data(), address, got.size()))
+      return err;
+    for (int64_t j = 0; j < sample; ++j)
+      expectedFill(tensor.spec, argSeed, options, lengthsMax, row * tensor.width + j,
+                   want.data() + j * bytes);
+    for (int64_t j = 0; j < sample; ++j)
+      if (std::memcmp(got.data() + j * bytes, want.data() + j * bytes, bytes) != 0)
+        return llvm::createStringError(
+            "the device-generated " + tensor.spec.name + " differs from the fill kernels' host "
+            "twin at row " + std::to_string(row) + ", column " + std::to_string(j) +
+            " (a defect of the fill kernels)");
+  }
+  return llvm::Error::success();
+}
+
+/// Generates every tensor input in place with the seeded fill kernels (rt::fill*OnDevice),
+/// padding poisoned, and checks a sample against their host twin.
+llvm::Error fillInputsOnDevice(const Signature &signature, const InputOptions &options,
+                               CaseBuffers &buffers, rt::CUstream stream) {
+  rt::CudaDriver &driver = rt::CudaDriver::get();
+  int64_t lengthsMax = resolveLengthsMax(signature.inputs, options);
+  size_t t = 0;
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    if (!spec.isTensor)
+      continue;
+    DeviceTensor &tensor = buffers.tensors[t++];
+    uint64_t argSeed = getArgumentSeed(options.seed, i);
+    if (tensor.stride != tensor.width)
+      if (llvm::Error err = poison(tensor, stream))
+        return withContext("poisoning the padding of " + spec.name, std::move(err));
+    rt::FillLayout layout;
+    layout.pointer = tensor.pointer;
+    layout.count = static_cast<uint64_t>(std::max<int64_t>(0, spec.getNumElements()));
+    layout.width = static_cast<uint64_t>(std::max<int64_t>(1, tensor.width));
+    layout.stride = static_cast<uint64_t>(std::max<int64_t>(1, tensor.stride));
+    llvm::Error err = llvm::Error::success();
+    switch (spec.element) {
+    case ElementKind::F32:
+    case ElementKind::F16:
+    case ElementKind::BF16: {
+      rt::FillFloatType type = spec.element == ElementKind::F32   ? rt::FillFloatType::F32
+                               : spec.element == ElementKind::F16 ? rt::FillFloatType::F16
+                                                                  : rt::FillFloatType::BF16;
+      auto distribution = options.distribution == Distribution::Uniform
+                              ? rt::FillDistribution::Uniform
+                              : rt::FillDistribution::Normal;
+      err = rt::fillFloatOnDevice(layout, type, distribution, static_cast<float>(options.scale),
+                                  argSeed, stream);
+      break;
+    }
+    case ElementKind::I1:
+      err = rt::fillMaskOnDevice(layout, options.maskDensity, argSeed, stream);
+      break;
+    case ElementKind::F64:
+      err = llvm::createStringError("f64 inputs are generated on the host only (use "
+                                    "--inputs=host)");
+      break;
+    default:
+      err = rt::fillIntegersOnDevice(layout, static_cast<unsigned>(tensor.elementBytes()),
+                                     static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)),
+                                     argSeed, stream);
+      break;
+    }
+    if (err)
+      return withContext("generating " + spec.name + " on the device", std::move(err));
+    if (llvm::Error err = driver.synchronizeStream(stream))
+      return withContext("generating " + spec.name + " on the device", std::move(err));
+    if (llvm::Error err = verifyFill(tensor, argSeed, options, lengthsMax))
+      return withContext("checking the generated " + spec.name, std::move(err));
+    if (tensor.stride != tensor.width) {
+      // The run must leave a strided input unchanged, padding included: keep its image.
+      tensor.hostImage.resize(tensor.allocatedBytes());
+      if (llvm::Error err = driver.copyToHost(tensor.hostImage.data(), tensor.pointer,
+                                              tensor.hostImage.size()))
+        return withContext("reading " + spec.name, std::move(err));
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// One run: poison the outputs, call, wait, collect the first driver error.
+llvm::Error runOnce(Session &session, CaseBuffers &buffers) {
+  for (size_t t = buffers.numInputTensors; t < buffers.tensors.size(); ++t)
+    if (llvm::Error err = poison(buffers.tensors[t], session.stream))
+      return err;
+  if (llvm::Error err = session.engine->invokePacked(session.symbol, buffers.packedArgs))
+    return err;
+  if (llvm::Error err = rt::takeError())
+    return err;
+  return rt::CudaDriver::get().synchronizeStream(session.stream);
+}
+
+/// A tensor's bytes as they lie in device memory, rows at their stride.
+llvm::Error download(const DeviceTensor &tensor, std::vector<uint8_t> &image) {
+  image.resize(tensor.allocatedBytes());
+  return rt::CudaDriver::get().copyToHost(image.data(), tensor.pointer, image.size());
+}
+
+/// The check run: the outputs after one call, and whether strided inputs came back unchanged.
+llvm::Error checkRun(Session &session, CaseBuffers &buffers,
+                     std::vector<std::vector<uint8_t>> &outputImages, RunReport &report) {
+  if (llvm::Error err = runOnce(session, buffers))
+    return withContext("running " + session.symbol, std::move(err));
+  for (size_t t = buffers.numInputTensors; t < buffers.tensors.size(); ++t)
+    if (llvm::Error err =
+            download(buffers.tensors[t], outputImages[t - buffers.numInputTensors]))
+      return withContext("reading " + buffers.tensors[t].spec.name, std::move(err));
+  for (const DeviceTensor &tensor : buffers.inputs()) {
+    if (tensor.hostImage.empty())
+      continue;
+    std::vector<uint8_t> image;
+    if (llvm::Error err = download(tensor, image))
+      return withContext("reading " + tensor.spec.name, std::move(err));
+    if (image != tensor.hostImage)
+      report.errors.push_back(tensor.spec.name + " (input) was modified by the run");
+  }
+  return llvm::Error::success();
+}
+
+/// The "device" outputs of --emulate-device: the reference, rows at their stride, padding
+/// left poisoned.
+void emulateOutputs(const CaseBuffers &buffers,
+                    const std::vector<mlir::softmax::reference::HostValue> &referenceResults,
+                    std::vector<std::vector<uint8_t>> &outputImages) {
+  for (size_t o = 0; o < outputImages.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    std::vector<uint8_t> &image = outputImages[o];
+    image.assign(tensor.allocatedBytes(), 0);
+    fillPoison(tensor.spec.element, image.data(), tensor.allocated);
+    const std::vector<double> &data = referenceResults[o].tensor.data;
+    int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
+    for (int64_t r = 0; r < rows; ++r)
+      encodeElements(tensor.spec.element, data.data() + r * tensor.width, tensor.width,
+                     image.data() + r * tensor.stride * tensor.elementBytes());
+  }
+}
+
+/// Holds --gpu-lock (if given) while alive, so that processes started in parallel time one at
+/// a time.
+class GpuLock {
+public:
+  llvm::Error acquire(const std::string &path) {
+    if (path.empty())
+      return llvm::Error::success();
+    fd = ::open(path.c_str(), O_CREAT | O_RDWR, 0644);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0)
+      return llvm::createStringError("cannot lock '" + path + "': " + std::strerror(errno));
+    return llvm::Error::success();
+  }
+  ~GpuLock() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+
+private:
+  int fd = -1;
+};
+
+/// Times the copy reference: cuMemcpyDtoDAsync of idealBytes / 2 (reads and writes the same
+/// total as the kernels), median of --reps after --warmup. Notes when there is no memory for it.
+llvm::Error timeCopy(Session &session, RunReport &report) {
+  rt::CudaDriver &driver = rt::CudaDriver::get();
+  size_t copyBytes = static_cast<size_t>(report.idealBytes / 2) & ~size_t(15);
+  if (copyBytes == 0)
+    return llvm::Error::success();
+  llvm::Expected<rt::CUdeviceptr> src = driver.alloc(copyBytes);
+  llvm::Expected<rt::CUdeviceptr> dst =
+      src ? driver.alloc(copyBytes) : llvm::Expected<rt::CUdeviceptr>(rt::CUdeviceptr(0));
+  if (!src || !dst) {
+    report.notes.push_back("no memory for the copy reference: " +
+                           errorLine(src ? dst.takeError() : src.takeError()));
+    if (src)
+      llvm::consumeError(driver.free(*src));
+    return llvm::Error::success();
+  }
+  // Not zeros: a copy of a constant non-zero pattern (any bytes do for a copy).
+  llvm::consumeError(driver.memset32Async(*src, 0x3F8CCCCD, copyBytes / 4, session.stream));
+  llvm::Expected<std::vector<float>> copies =
+      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, reps, warmup);
+  llvm::consumeError(driver.free(*src));
+  llvm::consumeError(driver.free(*dst));
+  if (!copies)
+    return withContext("timing the copy", copies.takeError());
+  std::vector<double> copyUs;
+  for (float ms : *copies)
+    copyUs.push_back(ms * 1000.0);
+  report.copyUs = median(copyUs);
+  if (report.medianUs > 0)
+    report.fractionOfCopy = report.copyUs / report.medianUs;
+  return llvm::Error::success();
+}
+
+/// --bench: --warmup untimed then --reps timed calls (kernel time from the runtime's per-launch
+/// events), the last one checked for unwritten elements again, then the copy reference.
+llvm::Error benchCase(Session &session, const Signature &signature, CaseBuffers &buffers,
+                      RunReport &report) {
+  GpuLock lock;
+  if (llvm::Error err = lock.acquire(gpuLock))
+    return err;
+  report.benched = true;
+  report.reps = reps;
+  report.warmup = warmup;
+  rt::setKernelTiming(true);
+  // Off again on every way out (an error stops the loop early).
+  llvm::scope_exit timingOff([] { rt::setKernelTiming(false); });
+  std::vector<double> callUs;
+  for (int i = 0; i < warmup + reps; ++i) {
+    if (llvm::Error err = runOnce(session, buffers))
+      return withContext("running " + session.symbol + " (bench)", std::move(err));
+    llvm::Expected<std::vector<float>> times = rt::takeKernelTimes();
+    if (!times)
+      return withContext("reading the kernel times", times.takeError());
+    if (i < warmup)
+      continue;
+    double sum = 0;
+    for (float ms : *times)
+      sum += ms * 1000.0;
+    callUs.push_back(sum);
+    report.launchesPerCall = static_cast<int64_t>(times->size());
+  }
+  rt::setKernelTiming(false);
+  // The last timed run was poisoned first too: every element must have been written again.
+  for (size_t o = 0; o + buffers.numInputTensors < buffers.tensors.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    std::vector<uint8_t> image;
+    if (llvm::Error err = download(tensor, image))
+      return withContext("reading " + tensor.spec.name, std::move(err));
+    CompareResult last = compareOutput(tensor.spec.element, tensor.spec.shape, image.data(),
+                                       tensor.stride, nullptr, OutputKind::Values, 0);
+    if (o >= report.outputReports.size()) {
+      // There was no check run: this is the output's only check.
+      OutputReport output;
+      output.name = tensor.spec.name;
+      output.kind = signature.outputKinds[o];
+      output.compare = last;
+      report.outputReports.push_back(std::move(output));
+      continue;
+    }
+    if (last.unwritten || last.paddingTouched) {
+      report.errors.push_back(tensor.spec.name + ": after the last timed run " +
+                              std::to_string(last.unwritten) + " element(s) unwritten, " +
+                              std::to_string(last.paddingTouched) + " padding touched");
+      report.outputReports[o].compare.unwritten += last.unwritten;
+      report.outputReports[o].compare.paddingTouched += last.paddingTouched;
+    }
+  }
+  report.medianUs = median(callUs);
+  report.minUs = *std::min_element(callUs.begin(), callUs.end());
+  report.maxUs = *std::max_element(callUs.begin(), callUs.end());
+  if (report.medianUs > 0)
+    report.gbps = report.idealBytes / (report.medianUs * 1e-6) / 1e9;
+  if (llvm::Error err = timeCopy(session, report))
+    return err;
+  if (report.fitsInL2) {
+    int64_t l2 = rt::CudaDriver::get().info().l2CacheBytes;
+    report.notes.push_back(
+        "the data (" + std::to_string(report.idealBytes / 1000000) +
+        " MB) fits in the L2 cache (" + std::to_string(l2 / 1000000) +
+        " MB) and buffers are not rotated: the timings measure the cache, not device memory");
+  }
+  return llvm::Error::success();
+}
+
+/// Whether this case's inputs are generated by the device fill kernels (see --inputs).
+bool useDeviceInputs(const Session &session) {
+  if (session.noDevice || session.doCheck || !session.inputOptions.special.names().empty())
+    return false;
+  return inputSource == InputSource::Device || (inputSource == InputSource::Auto && bench);
+}
+
+/// Runs one case against the compiled program; fills `report`; returns its exit code.
+int runCase(Session &session, const Signature &signature, RunReport &report) {
+  rt::CudaDriver &driver = rt::CudaDriver::get();
+  report.inputsOnDevice = useDeviceInputs(session);
+
+  // Host inputs: doubles exactly representable in their storage types, for the upload and the
+  // reference.
+  std::vector<std::vector<double>> values;
+  if (!report.inputsOnDevice && !jitWithoutGPU)
+    values = generateInputs(signature.inputs, session.inputOptions, report.notes);
+
+  CaseBuffers buffers;
+  layoutCase(signature, session.inputOptions, buffers);
+  if (!session.noDevice) {
+    if (llvm::Error err = allocate(buffers))
+      return caseDeviceError(report, "allocating", std::move(err));
+    llvm::Error err = report.inputsOnDevice
+                          ? fillInputsOnDevice(signature, session.inputOptions, buffers,
+                                               session.stream)
+                          : uploadInputs(signature, values, buffers);
+    if (err)
+      return caseDeviceError(report, "inputs", std::move(err));
+  }
+  packArguments(signature, buffers);
+  for (const DeviceTensor &tensor : buffers.tensors)
+    report.idealBytes += tensor.spec.getNumElements() * tensor.elementBytes();
+  report.fitsInL2 = report.idealBytes < driver.info().l2CacheBytes;
+
+  if (jitWithoutGPU) {
+    // The host code runs to its end; the first mgpu* call records the missing driver.
+    if (llvm::Error err = session.engine->invokePacked(session.symbol, buffers.packedArgs)) {
+      std::string line = "calling " + session.symbol + ": " + errorLine(std::move(err));
+      llvm::errs() << "softmax-run: " << line << "\n";
+      report.errors.push_back(line);
+      return endCase(report, kExitUsage, "USAGE-ERROR");
+    }
+    llvm::outs() << "jit: called " << session.symbol
+                 << "; runtime: " << errorLine(rt::takeError()) << "\n";
+    return endCase(report, kExitPass, "JIT-ONLY");
+  }
+
+  // Timing without a check needs no separate check run: the last timed run's outputs are
+  // checked for unwritten elements (2^28-byte downloads cost more than the kernels). A strided
+  // input still gets its run, to check that it comes back unchanged.
+  bool stridedInput = llvm::any_of(buffers.inputs(), [](const DeviceTensor &tensor) {
+    return !tensor.hostImage.empty();
+  });
+  bool checkRunNeeded = !emulateDevice && (session.doCheck || !bench || stridedInput);
+  std::vector<std::vector<uint8_t>> outputImages(
+      checkRunNeeded || emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
+  if (checkRunNeeded)
+    if (llvm::Error err = checkRun(session, buffers, outputImages, report))
+      return caseDeviceError(report, "check run", std::move(err));
+
+  // The float64 reference of the unfused program, rounded to the result types.
+  std::vector<mlir::softmax::reference::HostValue> referenceResults;
+  bool doCheck = session.doCheck || emulateDevice;
+  if (doCheck) {
+    using namespace mlir::softmax::reference;
+    std::vector<HostValue> args;
+    for (auto [i, spec] : llvm::enumerate(signature.inputs))
+      args.push_back(spec.isTensor
+                         ? HostValue::ofTensor(HostTensor(spec.shape, std::move(values[i])))
+                         : HostValue::ofScalar(values[i][0]));
+    values.clear();
+    auto referenceFn = session.referenceModule.lookupSymbol<func::FuncOp>(report.entry);
+    std::string referenceError;
+    FailureOr<std::vector<HostValue>> results =
+        evaluateConsuming(referenceFn, std::move(args), referenceError);
+    if (failed(results)) {
+      report.errors.push_back("the reference cannot evaluate the program: " + referenceError);
+      return endCase(report, kExitUsage, "REFERENCE-ERROR");
+    }
+    roundResultsToStorage(referenceFn, *results);
+    referenceResults = std::move(*results);
+  }
+  values.clear();
+  if (emulateDevice)
+    emulateOutputs(buffers, referenceResults, outputImages);
+
+  for (size_t o = 0; o < outputImages.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    OutputReport output;
+    output.name = tensor.spec.name;
+    output.kind = signature.outputKinds[o];
+    output.checked = doCheck;
+    const double *reference = nullptr;
+    if (doCheck) {
+      const auto &result = referenceResults[o].tensor;
+      if (result.shape != tensor.spec.shape) {
+        report.errors.push_back(output.name + ": the reference's shape differs from the "
+                                              "runner's (internal error)");
+        return endCase(report, kExitUsage, "REFERENCE-ERROR");
+      }
+      reference = result.data.data();
+    }
+    output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
+                                   tensor.stride, reference, output.kind, maxReported);
+    for (const Mismatch &mismatch : output.compare.first)
+      llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
+    report.outputReports.push_back(std::move(output));
+  }
+  referenceResults.clear();
+  outputImages.clear();
+
+  if (bench && !emulateDevice)
+    if (llvm::Error err = benchCase(session, signature, buffers, report))
+      return caseDeviceError(report, "bench", std::move(err));
+
+  for (const std::string &note : report.notes)
+    llvm::outs() << "note: " << note << "\n";
+  bool failedCheck = report.totalMismatches() || report.totalUnwritten() ||
+                     report.totalPaddingTouched() || !report.errors.empty();
+  return endCase(report, failedCheck ? kExitMismatch : kExitPass, failedCheck ? "FAIL" : "PASS");
+}
+
+//===----------------------------------------------------------------------===//
+// Cases from the command line
+//===----------------------------------------------------------------------===//
+
+/// The tensor arguments of `fn` with a dynamic dimension, as "arg0 (tensor<?x?xf16>)".
+std::vector<std::string> dynamicTensorArguments(func::FuncOp fn) {
+  std::vector<std::string> names;
+  for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getInputs()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && !tensor.hasStaticShape())
+      names.push_back("arg" + std::to_string(i) + " (" + printType(type) + ")");
+  return names;
+}
+
+/// The shape lists of the cases: one per --case (split at ','), or the --shape list.
+FailureOr<std::vector<std::vector<std::string>>> collectCases(func::FuncOp fn,
+                                                              std::string &error) {
+  if (caseList.empty())
+    return std::vector<std::vector<std::string>>{std::vector<std::string>(shapes.begin(),
+                                                                          shapes.end())};
+  if (!shapes.empty()) {
+    error = "--case and --shape cannot be combined (a --case holds the --shape list of one run, "
+            "joined by ',')";
+    return failure();
+  }
+  std::vector<std::string> dynamic = dynamicTensorArguments(fn);
+  if (dynamic.empty() && caseList.size() > 1) {
+    error = "the program has no dynamic dimensions: give --case= (with no shapes) once, not " +
+            std::to_string(caseList.size()) + " times";
+    return failure();
+  }
+  std::vector<std::vector<std::string>> cases;
+  for (const std::string &text : caseList) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(text).split(parts, ',', -1, /*KeepEmpty=*/false);
+    if (parts.size() != dynamic.size()) {
+      error = "--case=" + text + " gives " + std::to_string(parts.size()) +
+              " shape(s), but the entry has " + std::to_string(dynamic.size()) +
+              " tensor argument(s) with dynamic dimensions";
+      for (auto [i, name] : llvm::enumerate(dynamic))
+        error += (i ? ", " : ": ") + name;
+      error += " (one full shape each, in argument order, joined by ',')";
+      return failure();
+    }
+    std::vector<std::string> caseShapes;
+    for (llvm::StringRef part : parts)
+      caseShapes.push_back(part.trim().str());
+    cases.push_back(std::move(caseShapes));
+  }
+  return cases;
+}
+
+/// "--case=16384x4096,16384: " before an error about one case (nothing without --case).
+std::string casePrefix(const std::vector<std::string> &caseShapes) {
+  if (caseList.empty())
+    return "";
+  return "--case=" + llvm::join(caseShapes, ",") + ": ";
+}
+
+/// JIT-compiles the host code; the module constructors load the kernels through our mgpu*
+/// functions. Returns an error line on failure.
+llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions engineOptions;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engineOrError = ExecutionEngine::create(compiled, engineOptions);
+  if (!engineOrError)
+    return engineOrError.takeError();
+  std::unique_ptr<ExecutionEngine> engine = std::move(*engineOrError);
+  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    rt::registerSymbols([&](llvm::StringRef name, void *address) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    });
+    return symbols;
+  });
+  engine->initialize();
+  return std::move(engine);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -338,7 +1035,6 @@ double median(std::vector<double> values) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  RunReport report;
   // Unknown options and bad values are usage errors (exit 2), not cl's default exit 1.
   std::string clErrors;
   llvm::raw_string_ostream clStream(clErrors);
@@ -364,13 +1060,20 @@ int main(int argc, char **argv) {
                  << ")\n";
     return kExitPass;
   }
+  if (printFillPtx) {
+    llvm::outs() << rt::getFillPtx();
+    return kExitPass;
+  }
 
-  report.file = inputFile;
-  report.seed = seed;
-  report.rowStride = rowStride;
+  Session session;
+  session.multiCase = !caseList.empty();
+  RunReport &base = session.base;
+  base.file = inputFile;
+  base.seed = seed;
+  base.rowStride = rowStride;
   if (inputFile.empty())
-    return usageError(report, "no input file (usage: softmax-run FILE.mlir [options]; --help)");
-  InputOptions inputOptions;
+    return usageError(session, "no input file (usage: softmax-run FILE.mlir [options]; --help)");
+  InputOptions &inputOptions = session.inputOptions;
   inputOptions.seed = seed;
   inputOptions.distribution = distribution;
   inputOptions.scale = scale;
@@ -380,15 +1083,20 @@ int main(int argc, char **argv) {
   {
     std::string error;
     if (!parseSpecialCases(special, inputOptions.special, error))
-      return usageError(report, error);
+      return usageError(session, error);
   }
   if (rowStride < 0)
-    return usageError(report, "--row-stride must be >= 0");
+    return usageError(session, "--row-stride must be >= 0");
   if (reps < 1 || warmup < 0)
-    return usageError(report, "--reps must be >= 1 and --warmup >= 0");
+    return usageError(session, "--reps must be >= 1 and --warmup >= 0");
   if (maskDensity < 0 || maskDensity > 1)
-    return usageError(report, "--mask-density must be in [0, 1]");
-  bool doCheck = check && !noCheck;
+    return usageError(session, "--mask-density must be in [0, 1]");
+  session.doCheck = check && !noCheck;
+  if (inputSource == InputSource::Device && session.doCheck)
+    return usageError(session, "--inputs=device needs --no-check (the reference needs the "
+                               "inputs on the host)");
+  if (inputSource == InputSource::Device && !inputOptions.special.names().empty())
+    return usageError(session, "--inputs=device cannot apply --special (use --inputs=host)");
 
   // Parse once.
   DialectRegistry registry;
@@ -400,47 +1108,58 @@ int main(int argc, char **argv) {
   std::string openError;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &openError);
   if (!buffer)
-    return usageError(report, "cannot read '" + inputFile + "': " + openError);
+    return usageError(session, "cannot read '" + inputFile + "': " + openError);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) {
-    report.errors.push_back("the file does not parse or verify (diagnostics above)");
-    return finish(report, kExitUsage, "COMPILE-ERROR");
+    base.errors.push_back("the file does not parse or verify (diagnostics above)");
+    return finish(session, kExitUsage, "COMPILE-ERROR");
   }
 
-  // The entry and its shapes.
+  // The entry and the shapes of every case, all resolved before compiling.
   std::string error;
   FailureOr<func::FuncOp> entry = findEntry(*module, entryName, error);
   if (failed(entry))
-    return usageError(report, error);
-  report.entry = entry->getSymName().str();
-  FailureOr<Signature> signature = resolveSignature(*entry, shapes, compileOnly, error);
-  if (failed(signature))
-    return usageError(report, error);
-  report.inputs = signature->inputs;
-  report.outputs = signature->outputs;
-  int firstFloat = -1;
-  for (auto [i, spec] : llvm::enumerate(signature->inputs))
-    if (spec.isTensor && isFloatKind(spec.element) && firstFloat < 0)
-      firstFloat = static_cast<int>(i);
+    return usageError(session, error);
+  base.entry = entry->getSymName().str();
+  FailureOr<std::vector<std::vector<std::string>>> cases = collectCases(*entry, error);
+  if (failed(cases))
+    return usageError(session, error);
+  std::vector<Signature> signatures;
+  for (const std::vector<std::string> &caseShapes : *cases) {
+    FailureOr<Signature> signature = resolveSignature(*entry, caseShapes, compileOnly, error);
+    if (failed(signature))
+      return usageError(session, casePrefix(caseShapes) + error);
+    signatures.push_back(std::move(*signature));
+  }
+  // The summary of an error before any case ran shows the first case's arguments.
+  base.inputs = signatures.front().inputs;
+  base.outputs = signatures.front().outputs;
   if (rowStride > 0) {
-    if (firstFloat < 0)
-      return usageError(report, "--row-stride needs a float tensor argument");
-    auto checkWidth = [&](const ArgSpec &spec) {
-      return spec.getRowWidth() < 0 || rowStride >= spec.getRowWidth();
-    };
-    if (!checkWidth(signature->inputs[firstFloat]) || !llvm::all_of(signature->outputs, checkWidth))
-      return usageError(
-          report, "--row-stride=" + std::to_string(rowStride) + " is smaller than a row (" +
-                      std::to_string(signature->inputs[firstFloat].getRowWidth()) + " elements)");
+    for (const Signature &signature : signatures) {
+      int firstFloat = findFirstFloat(signature.inputs);
+      if (firstFloat < 0)
+        return usageError(session, "--row-stride needs a float tensor argument");
+      auto checkWidth = [&](const ArgSpec &spec) {
+        return spec.getRowWidth() < 0 || rowStride >= spec.getRowWidth();
+      };
+      if (!checkWidth(signature.inputs[firstFloat]) ||
+          !llvm::all_of(signature.outputs, checkWidth))
+        return usageError(session,
+                          "--row-stride=" + std::to_string(rowStride) +
+                              " is smaller than a row (" +
+                              std::to_string(signature.inputs[firstFloat].getRowWidth()) +
+                              " elements)");
+    }
   }
 
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();
-  if (failed(analyse(*module, report.entry, report))) {
-    report.errors.push_back("softmax-fuse / softmax-select-strategy / softmax-lower-to-gpu "
-                            "failed (diagnostics above)");
-    return finish(report, kExitUsage, "COMPILE-ERROR");
+  session.referenceModule = *referenceModule;
+  if (failed(analyse(*module, base.entry, base))) {
+    base.errors.push_back("softmax-fuse / softmax-select-strategy / softmax-lower-to-gpu "
+                          "failed (diagnostics above)");
+    return finish(session, kExitUsage, "COMPILE-ERROR");
   }
   OwningOpRef<ModuleOp> compiled = module->clone();
   {
@@ -449,365 +1168,78 @@ int main(int argc, char **argv) {
     fillPipelineOptions(options);
     mlir::softmax::buildSoftmaxToNVVMPipeline(pm, options);
     if (failed(pm.run(*compiled))) {
-      report.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
-      return finish(report, kExitUsage, "COMPILE-ERROR");
+      base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
+      return finish(session, kExitUsage, "COMPILE-ERROR");
     }
   }
   if (compileOnly)
-    return finish(report, kExitPass, "COMPILED");
+    return finish(session, kExitPass, "COMPILED");
 
   // The GPU.
-  bool noDevice = jitWithoutGPU || emulateDevice;
-  if (noDevice) {
-    // Skip the driver: descriptors hold null pointers and nothing is allocated.
-  } else if (llvm::Error loadError = driver.load(deviceOrdinal)) {
-    std::string line = errorLine(std::move(loadError));
-    llvm::errs() << "softmax-run: " << line << "\n";
-    report.errors.push_back(line);
-    return finish(report, kExitNoGPU, "NO-GPU");
-  }
-  const rt::DeviceInfo &info = driver.info();
-  if (!noDevice) {
-    report.device = info.name + " (sm_" + std::to_string(info.computeCapabilityMajor) +
-                    std::to_string(info.computeCapabilityMinor) + ", " +
-                    std::to_string(info.smCount) + " SMs, " +
-                    std::to_string(info.l2CacheBytes / (1024 * 1024)) + " MiB L2)";
-  }
-  // A driver error while running: report it by name and stop.
-  auto deviceError = [&](const llvm::Twine &what, llvm::Error err) {
-    std::string line = (what + ": " + errorLine(std::move(err))).str();
-    llvm::errs() << "softmax-run: " << line << "\n";
-    report.errors.push_back(line);
-    return finish(report, kExitDevice, "DEVICE-ERROR");
-  };
-  rt::CUstream stream = nullptr;
-  if (!noDevice) {
-    llvm::Expected<rt::CUstream> streamOrError = rt::runtimeStream();
-    if (!streamOrError)
-      return deviceError("creating the stream", streamOrError.takeError());
-    stream = *streamOrError;
-  }
-
-  // Inputs (doubles exactly representable in their storage types).
-  std::vector<std::vector<double>> values =
-      generateInputs(signature->inputs, inputOptions, report.notes);
-
-  // Device buffers: every tensor argument, then every result.
-  std::vector<DeviceTensor> tensors;
-  struct Freer {
-    std::vector<DeviceTensor> &tensors;
-    ~Freer() {
-      for (DeviceTensor &tensor : tensors)
-        if (tensor.pointer)
-          llvm::consumeError(rt::CudaDriver::get().free(tensor.pointer));
-    }
-  } freer{tensors};
-  std::vector<uint64_t> scalarSlots(signature->inputs.size(), 0);
-  for (auto [i, spec] : llvm::enumerate(signature->inputs)) {
-    if (!spec.isTensor) {
-      encodeElements(spec.element, values[i].data(), 1, &scalarSlots[i]);
-      continue;
-    }
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride.getValue() : 0);
-    tensors.push_back(std::move(tensor));
-  }
-  size_t numInputTensors = tensors.size();
-  for (const ArgSpec &spec : signature->outputs) {
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    tensor.isOutput = true;
-    layout(tensor, rowStride);
-    tensors.push_back(std::move(tensor));
-  }
-  for (DeviceTensor &tensor : noDevice ? llvm::MutableArrayRef<DeviceTensor>()
-                                       : llvm::MutableArrayRef<DeviceTensor>(tensors)) {
-    size_t bytes = std::max<size_t>(tensor.allocatedBytes(), 1);
-    llvm::Expected<rt::CUdeviceptr> pointer = driver.alloc(bytes);
-    if (!pointer)
-      return deviceError("allocating " + std::to_string(bytes) + " bytes for " + tensor.spec.name,
-                         pointer.takeError());
-    tensor.pointer = *pointer;
-    tensor.descriptor[0] = tensor.descriptor[1] = static_cast<int64_t>(tensor.pointer);
-  }
-  // Upload the inputs, rows at their stride, padding poisoned.
-  if (!noDevice) {
-    size_t t = 0;
-    for (auto [i, spec] : llvm::enumerate(signature->inputs)) {
-      if (!spec.isTensor)
-        continue;
-      DeviceTensor &tensor = tensors[t++];
-      size_t bytes = tensor.elementBytes();
-      tensor.hostImage.assign(tensor.allocatedBytes(), 0);
-      if (tensor.stride != tensor.width)
-        fillPoison(spec.element, tensor.hostImage.data(), tensor.allocated);
-      int64_t rows = tensor.width ? spec.getNumElements() / tensor.width : 0;
-      for (int64_t r = 0; r < rows; ++r)
-        encodeElements(spec.element, values[i].data() + r * tensor.width, tensor.width,
-                       tensor.hostImage.data() + r * tensor.stride * bytes);
-      if (llvm::Error err =
-              driver.copyToDevice(tensor.pointer, tensor.hostImage.data(), tensor.hostImage.size()))
-        return deviceError("uploading " + spec.name, std::move(err));
-      if (tensor.stride == tensor.width)
-        tensor.hostImage = {}; // only kept to check strided inputs afterwards
-    }
-  }
-  for (const DeviceTensor &tensor : tensors)
-    report.idealBytes += tensor.spec.getNumElements() * tensor.elementBytes();
-  report.fitsInL2 = report.idealBytes < info.l2CacheBytes;
-
-  // The packed arguments of _mlir_ciface_<entry>: a pointer to each argument; a tensor argument
-  // is a pointer to its descriptor, a scalar its value.
-  std::vector<void *> descriptorPointers(tensors.size());
-  for (size_t t = 0; t < tensors.size(); ++t)
-    descriptorPointers[t] = tensors[t].descriptor.data();
-  std::vector<void *> packedArgs;
-  {
-    size_t t = 0;
-    for (auto [i, spec] : llvm::enumerate(signature->inputs))
-      packedArgs.push_back(spec.isTensor ? static_cast<void *>(&descriptorPointers[t++])
-                                         : static_cast<void *>(&scalarSlots[i]));
-    for (; t < tensors.size(); ++t)
-      packedArgs.push_back(&descriptorPointers[t]);
-  }
-
-  // JIT the host code; the module constructors load the kernels through our mgpu* functions.
-  std::unique_ptr<ExecutionEngine> engine;
-  std::string symbol = "_mlir_ciface_" + report.entry;
-  if (!emulateDevice) {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    ExecutionEngineOptions engineOptions;
-    engineOptions.enableGDBNotificationListener = false;
-    engineOptions.enablePerfNotificationListener = false;
-    auto engineOrError = ExecutionEngine::create(*compiled, engineOptions);
-    if (!engineOrError) {
-      std::string line =
-          "JIT compilation of the host code failed: " + errorLine(engineOrError.takeError());
+  session.noDevice = jitWithoutGPU || emulateDevice;
+  if (!session.noDevice) {
+    if (llvm::Error loadError = driver.load(deviceOrdinal)) {
+      std::string line = errorLine(std::move(loadError));
       llvm::errs() << "softmax-run: " << line << "\n";
-      report.errors.push_back(line);
-      return finish(report, kExitUsage, "COMPILE-ERROR");
+      base.errors.push_back(line);
+      return finish(session, kExitNoGPU, "NO-GPU");
     }
-    engine = std::move(*engineOrError);
-    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      rt::registerSymbols([&](llvm::StringRef name, void *address) {
-        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                   llvm::JITSymbolFlags::Exported};
-      });
-      return symbols;
-    });
-    engine->initialize();
-    if (jitWithoutGPU)
-      llvm::outs() << "jit: initialized; runtime: " << errorLine(rt::takeError()) << "\n";
-    else if (llvm::Error err = rt::takeError())
-      return deviceError("loading the kernels", std::move(err));
-    if (jitWithoutGPU) {
-      // The host code runs to its end; the first mgpu* call records the missing driver.
-      llvm::Error err = engine->invokePacked(symbol, packedArgs);
-      if (err)
-        return usageError(report, "calling " + symbol + ": " + errorLine(std::move(err)));
-      llvm::outs() << "jit: called " << symbol << "; runtime: " << errorLine(rt::takeError())
-                   << "\n";
-      return finish(report, kExitPass, "JIT-ONLY");
+    const rt::DeviceInfo &info = driver.info();
+    base.device = info.name + " (sm_" + std::to_string(info.computeCapabilityMajor) +
+                  std::to_string(info.computeCapabilityMinor) + ", " +
+                  std::to_string(info.smCount) + " SMs, " +
+                  std::to_string(info.l2CacheBytes / (1024 * 1024)) + " MiB L2)";
+    llvm::Expected<rt::CUstream> stream = rt::runtimeStream();
+    if (!stream) {
+      std::string line = "creating the stream: " + errorLine(stream.takeError());
+      llvm::errs() << "softmax-run: " << line << "\n";
+      base.errors.push_back(line);
+      return finish(session, kExitDevice, "DEVICE-ERROR");
     }
-  } // !emulateDevice
+    session.stream = *stream;
+  }
 
-  // One run: poison the outputs, call, wait, collect the first driver error.
-  auto runOnce = [&]() -> llvm::Error {
-    for (size_t t = numInputTensors; t < tensors.size(); ++t)
-      if (llvm::Error err = poison(tensors[t], stream))
-        return err;
-    if (llvm::Error err = engine->invokePacked(symbol, packedArgs))
-      return err;
-    if (llvm::Error err = rt::takeError())
-      return err;
-    return driver.synchronizeStream(stream);
-  };
-  // The outputs as bytes, rows at their stride.
-  auto download = [&](const DeviceTensor &tensor, std::vector<uint8_t> &image) -> llvm::Error {
-    image.resize(tensor.allocatedBytes());
-    return driver.copyToHost(image.data(), tensor.pointer, image.size());
-  };
-
-  std::vector<std::vector<uint8_t>> outputImages(tensors.size() - numInputTensors);
+  // JIT the host code once for every case.
+  std::unique_ptr<ExecutionEngine> engine;
+  session.symbol = "_mlir_ciface_" + base.entry;
   if (!emulateDevice) {
-    if (llvm::Error err = runOnce())
-      return deviceError("running " + symbol, std::move(err));
-    for (size_t t = numInputTensors; t < tensors.size(); ++t)
-      if (llvm::Error err = download(tensors[t], outputImages[t - numInputTensors]))
-        return deviceError("reading " + tensors[t].spec.name, std::move(err));
-    // A strided input must come back unchanged, padding included.
-    for (size_t t = 0; t < numInputTensors; ++t) {
-      if (tensors[t].hostImage.empty())
-        continue;
-      std::vector<uint8_t> image;
-      if (llvm::Error err = download(tensors[t], image))
-        return deviceError("reading " + tensors[t].spec.name, std::move(err));
-      if (image != tensors[t].hostImage)
-        report.errors.push_back(tensors[t].spec.name + " (input) was modified by the run");
+    llvm::Expected<std::unique_ptr<ExecutionEngine>> created = createEngine(*compiled);
+    if (!created) {
+      std::string line =
+          "JIT compilation of the host code failed: " + errorLine(created.takeError());
+      llvm::errs() << "softmax-run: " << line << "\n";
+      base.errors.push_back(line);
+      return finish(session, kExitUsage, "COMPILE-ERROR");
     }
-  } // !emulateDevice
-
-  // The float64 reference of the unfused program, rounded to the result types.
-  std::vector<mlir::softmax::reference::HostValue> referenceResults;
-  if (emulateDevice)
-    doCheck = true;
-  if (doCheck) {
-    using namespace mlir::softmax::reference;
-    std::vector<HostValue> args;
-    for (auto [i, spec] : llvm::enumerate(signature->inputs))
-      args.push_back(spec.isTensor
-                         ? HostValue::ofTensor(HostTensor(spec.shape, std::move(values[i])))
-                         : HostValue::ofScalar(values[i][0]));
-    values.clear();
-    auto referenceFn = referenceModule->lookupSymbol<func::FuncOp>(report.entry);
-    std::string referenceError;
-    FailureOr<std::vector<HostValue>> results =
-        evaluateConsuming(referenceFn, std::move(args), referenceError);
-    if (failed(results)) {
-      report.errors.push_back("the reference cannot evaluate the program: " + referenceError);
-      return finish(report, kExitUsage, "REFERENCE-ERROR");
-    }
-    roundResultsToStorage(referenceFn, *results);
-    referenceResults = std::move(*results);
-  }
-  if (emulateDevice) {
-    // The "device" wrote the reference: rows at their stride, padding left poisoned.
-    for (size_t o = 0; o < outputImages.size(); ++o) {
-      const DeviceTensor &tensor = tensors[numInputTensors + o];
-      std::vector<uint8_t> &image = outputImages[o];
-      image.assign(tensor.allocatedBytes(), 0);
-      fillPoison(tensor.spec.element, image.data(), tensor.allocated);
-      const std::vector<double> &data = referenceResults[o].tensor.data;
-      int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
-      for (int64_t r = 0; r < rows; ++r)
-        encodeElements(tensor.spec.element, data.data() + r * tensor.width, tensor.width,
-                       image.data() + r * tensor.stride * tensor.elementBytes());
+    engine = std::move(*created);
+    session.engine = engine.get();
+    if (jitWithoutGPU) {
+      llvm::outs() << "jit: initialized; runtime: " << errorLine(rt::takeError()) << "\n";
+    } else if (llvm::Error err = rt::takeError()) {
+      std::string line = "loading the kernels: " + errorLine(std::move(err));
+      llvm::errs() << "softmax-run: " << line << "\n";
+      base.errors.push_back(line);
+      return finish(session, kExitDevice, "DEVICE-ERROR");
     }
   }
-  values.clear();
 
-  for (size_t o = 0; o < outputImages.size(); ++o) {
-    const DeviceTensor &tensor = tensors[numInputTensors + o];
-    OutputReport output;
-    output.name = tensor.spec.name;
-    output.kind = signature->outputKinds[o];
-    output.checked = doCheck;
-    const double *reference = nullptr;
-    if (doCheck) {
-      const auto &result = referenceResults[o].tensor;
-      if (result.shape != tensor.spec.shape) {
-        report.errors.push_back(output.name + ": the reference's shape differs from the "
-                                              "runner's (internal error)");
-        return finish(report, kExitUsage, "REFERENCE-ERROR");
-      }
-      reference = result.data.data();
+  // Every case in turn; the first failing case's exit code is the process's.
+  session.casesRan = true;
+  int exitCode = kExitPass;
+  for (auto [index, signature] : llvm::enumerate(signatures)) {
+    RunReport report = base;
+    report.inputs = signature.inputs;
+    report.outputs = signature.outputs;
+    int caseExit = runCase(session, signature, report);
+    if (exitCode == kExitPass)
+      exitCode = caseExit;
+    if (session.multiCase) {
+      for (const std::string &line : report.errors)
+        llvm::outs() << "error: " << line << "\n";
+      printCaseLine(report, index, signatures.size(), llvm::outs());
+      llvm::outs().flush();
     }
-    output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
-                                   tensor.stride, reference, output.kind, maxReported);
-    for (const Mismatch &mismatch : output.compare.first)
-      llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
-    report.outputReports.push_back(std::move(output));
+    session.reports.push_back(std::move(report));
   }
-  referenceResults.clear();
-  outputImages.clear();
-
-  // Timing: kernels from the runtime's per-launch events, a copy of the same bytes the same way.
-  if (bench && !emulateDevice) {
-    // Released when the process ends (or the descriptor closes) at the latest.
-    int lockFd = -1;
-    if (!gpuLock.empty()) {
-      lockFd = ::open(gpuLock.c_str(), O_CREAT | O_RDWR, 0644);
-      if (lockFd < 0 || ::flock(lockFd, LOCK_EX) != 0)
-        return usageError(report, "cannot lock '" + gpuLock + "': " + std::strerror(errno));
-    }
-    auto unlock = llvm::make_scope_exit([&] {
-      if (lockFd >= 0)
-        ::close(lockFd);
-    });
-    report.benched = true;
-    report.reps = reps;
-    report.warmup = warmup;
-    rt::setKernelTiming(true);
-    std::vector<double> callUs;
-    for (int i = 0; i < warmup + reps; ++i) {
-      if (llvm::Error err = runOnce())
-        return deviceError("running " + symbol + " (bench)", std::move(err));
-      llvm::Expected<std::vector<float>> times = rt::takeKernelTimes();
-      if (!times)
-        return deviceError("reading the kernel times", times.takeError());
-      if (i < warmup)
-        continue;
-      double sum = 0;
-      for (float ms : *times)
-        sum += ms * 1000.0;
-      callUs.push_back(sum);
-      report.launchesPerCall = static_cast<int64_t>(times->size());
-    }
-    rt::setKernelTiming(false);
-    // The last timed run was poisoned first too: every element must have been written again.
-    for (size_t o = 0; o + numInputTensors < tensors.size(); ++o) {
-      const DeviceTensor &tensor = tensors[numInputTensors + o];
-      std::vector<uint8_t> image;
-      if (llvm::Error err = download(tensor, image))
-        return deviceError("reading " + tensor.spec.name, std::move(err));
-      CompareResult last = compareOutput(tensor.spec.element, tensor.spec.shape, image.data(),
-                                         tensor.stride, nullptr, OutputKind::Values, 0);
-      if (last.unwritten || last.paddingTouched) {
-        report.errors.push_back(tensor.spec.name + ": after the last timed run " +
-                                std::to_string(last.unwritten) + " element(s) unwritten, " +
-                                std::to_string(last.paddingTouched) + " padding touched");
-        report.outputReports[o].compare.unwritten += last.unwritten;
-        report.outputReports[o].compare.paddingTouched += last.paddingTouched;
-      }
-    }
-    report.medianUs = median(callUs);
-    report.minUs = *std::min_element(callUs.begin(), callUs.end());
-    report.maxUs = *std::max_element(callUs.begin(), callUs.end());
-    if (report.medianUs > 0)
-      report.gbps = report.idealBytes / (report.medianUs * 1e-6) / 1e9;
-
-    // The copy reads and writes idealBytes / 2 each: the same total traffic.
-    size_t copyBytes = static_cast<size_t>(report.idealBytes / 2) & ~size_t(15);
-    if (copyBytes > 0) {
-      llvm::Expected<rt::CUdeviceptr> src = driver.alloc(copyBytes);
-      llvm::Expected<rt::CUdeviceptr> dst =
-          src ? driver.alloc(copyBytes) : llvm::Expected<rt::CUdeviceptr>(rt::CUdeviceptr(0));
-      if (!src || !dst) {
-        std::string line = "no memory for the copy reference: " +
-                           errorLine(src ? dst.takeError() : src.takeError());
-        report.notes.push_back(line);
-        if (src)
-          llvm::consumeError(driver.free(*src));
-      } else {
-        // Not zeros: a copy of a poisoned buffer (any bytes do for a copy).
-        llvm::consumeError(driver.memset32Async(*src, 0x3F8CCCCD, copyBytes / 4, stream));
-        llvm::Expected<std::vector<float>> copies =
-            driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, stream, reps, warmup);
-        llvm::consumeError(driver.free(*src));
-        llvm::consumeError(driver.free(*dst));
-        if (!copies)
-          return deviceError("timing the copy", copies.takeError());
-        std::vector<double> copyUs;
-        for (float ms : *copies)
-          copyUs.push_back(ms * 1000.0);
-        report.copyUs = median(copyUs);
-        if (report.medianUs > 0)
-          report.fractionOfCopy = report.copyUs / report.medianUs;
-      }
-    }
-    if (report.fitsInL2)
-      report.notes.push_back(
-          "the data (" + std::to_string(report.idealBytes / 1000000) +
-          " MB) fits in the L2 cache (" + std::to_string(info.l2CacheBytes / 1000000) +
-          " MB) and buffers are not rotated: the timings measure the cache, not device memory");
-  }
-
-  for (const std::string &note : report.notes)
-    llvm::outs() << "note: " << note << "\n";
-  bool failedCheck = report.totalMismatches() || report.totalUnwritten() ||
-                     report.totalPaddingTouched() || !report.errors.empty();
-  return finish(report, failedCheck ? kExitMismatch : kExitPass, failedCheck ? "FAIL" : "PASS");
+  return writeResults(session, exitCode);
 }

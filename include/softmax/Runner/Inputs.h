@@ -57,6 +57,16 @@ std::vector<std::vector<double>> generateInputs(const std::vector<ArgSpec> &inpu
                                                 const InputOptions &options,
                                                 std::vector<std::string> &notes);
 
+// The pieces of generateInputs that inputs generated on the device (softmax-run --inputs=device)
+// share with the host ones.
+
+/// The seed of argument `index`'s values (every argument has its own stream).
+uint64_t getArgumentSeed(uint64_t seed, size_t index);
+/// The largest integer input: options.lengthsMax, or the row width of the first float tensor.
+int64_t resolveLengthsMax(const std::vector<ArgSpec> &inputs, const InputOptions &options);
+/// The value of a scalar argument (--scalar, rounded to its type; integers rounded first).
+double getScalarInput(const ArgSpec &spec, const InputOptions &options);
+
 } // namespace softmax::runner
 
 #endif // SOFTMAX_RUNNER_INPUTS_H

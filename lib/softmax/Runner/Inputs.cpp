@@ -178,6 +178,27 @@ void applySpecials(std::vector<double> &values, int64_t width, ElementKind kind,
 
 } // namespace
 
+uint64_t softmax::runner::getArgumentSeed(uint64_t seed, size_t index) {
+  return mix(seed * 1000003ull + index);
+}
+
+int64_t softmax::runner::resolveLengthsMax(const std::vector<ArgSpec> &inputs,
+                                           const InputOptions &options) {
+  if (options.lengthsMax >= 0)
+    return options.lengthsMax;
+  for (const ArgSpec &spec : inputs)
+    if (spec.isTensor && isFloatKind(spec.element))
+      return spec.getRowWidth();
+  return 1;
+}
+
+double softmax::runner::getScalarInput(const ArgSpec &spec, const InputOptions &options) {
+  double value = options.scalar;
+  if (!isFloatKind(spec.element))
+    value = static_cast<double>(std::llround(value));
+  return roundToKind(spec.element, value);
+}
+
 std::vector<std::vector<double>> softmax::runner::generateInputs(const std::vector<ArgSpec> &inputs,
                                                                  const InputOptions &options,
                                                                  std::vector<std::string> &notes) {
@@ -188,19 +209,14 @@ std::vector<std::vector<double>> softmax::runner::generateInputs(const std::vect
       firstFloat = static_cast<int>(i);
       break;
     }
-  int64_t lengthsMax = options.lengthsMax;
-  if (lengthsMax < 0)
-    lengthsMax = firstFloat >= 0 ? inputs[firstFloat].getRowWidth() : 1;
+  int64_t lengthsMax = resolveLengthsMax(inputs, options);
 
   std::vector<std::vector<double>> values(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ArgSpec &spec = inputs[i];
-    uint64_t argSeed = mix(options.seed * 1000003ull + i);
+    uint64_t argSeed = getArgumentSeed(options.seed, i);
     if (!spec.isTensor) {
-      double value = options.scalar;
-      if (!isFloatKind(spec.element))
-        value = static_cast<double>(std::llround(value));
-      values[i] = {roundToKind(spec.element, value)};
+      values[i] = {getScalarInput(spec, options)};
       continue;
     }
     values[i].resize(static_cast<size_t>(std::max<int64_t>(0, spec.getNumElements())));

@@ -4,6 +4,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 using namespace softmax::runner;
@@ -57,15 +58,10 @@ void writeSpecs(llvm::json::OStream &json, const std::vector<ArgSpec> &specs) {
 
 } // namespace
 
-bool softmax::runner::writeJson(const RunReport &report, const std::string &path,
-                                std::string &error) {
-  std::error_code ec;
-  llvm::raw_fd_ostream file(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    error = "cannot write --json file '" + path + "': " + ec.message();
-    return false;
-  }
-  llvm::json::OStream json(file, 2);
+namespace {
+
+/// One report as a JSON object (docs/runner.md lists the keys).
+void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
   json.object([&] {
     json.attribute("file", report.file);
     json.attribute("entry", report.entry);
@@ -147,9 +143,66 @@ bool softmax::runner::writeJson(const RunReport &report, const std::string &path
     numberOrNull(json, "gbps", report.gbps);
     json.attribute("ideal_bytes", report.idealBytes);
     json.attribute("fits_in_l2", report.fitsInL2);
+    json.attribute("inputs_on_device", report.inputsOnDevice);
   });
+}
+
+/// Opens `path` and writes into it with `write`.
+bool writeJsonFile(const std::string &path, std::string &error,
+                   llvm::function_ref<void(llvm::json::OStream &)> write) {
+  std::error_code ec;
+  llvm::raw_fd_ostream file(path, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error = "cannot write --json file '" + path + "': " + ec.message();
+    return false;
+  }
+  {
+    llvm::json::OStream json(file, 2);
+    write(json);
+  }
   file << "\n";
   return true;
+}
+
+} // namespace
+
+bool softmax::runner::writeJson(const RunReport &report, const std::string &path,
+                                std::string &error) {
+  return writeJsonFile(path, error,
+                       [&](llvm::json::OStream &json) { writeReportObject(json, report); });
+}
+
+bool softmax::runner::writeJsonArray(const std::vector<RunReport> &reports,
+                                     const std::string &path, std::string &error) {
+  return writeJsonFile(path, error, [&](llvm::json::OStream &json) {
+    json.array([&] {
+      for (const RunReport &report : reports)
+        writeReportObject(json, report);
+    });
+  });
+}
+
+std::string softmax::runner::describeShapes(const RunReport &report) {
+  std::string text;
+  for (const ArgSpec &spec : report.inputs)
+    if (spec.isTensor)
+      text += (text.empty() ? "" : ",") + spec.describe();
+  return text.empty() ? "-" : text;
+}
+
+void softmax::runner::printCaseLine(const RunReport &report, size_t index, size_t total,
+                                    llvm::raw_ostream &os) {
+  auto number = [](double value, const char *format) -> std::string {
+    if (value < 0)
+      return "-";
+    return llvm::formatv(format, value).str();
+  };
+  os << "case " << index + 1 << "/" << total << " " << report.status << " "
+     << describeShapes(report) << " median_us=" << number(report.medianUs, "{0:F2}")
+     << " copy_us=" << number(report.copyUs, "{0:F2}")
+     << " fraction_of_copy=" << number(report.fractionOfCopy, "{0:F3}")
+     << " gbps=" << number(report.gbps, "{0:F1}") << " mismatches=" << report.totalMismatches()
+     << " unwritten=" << report.totalUnwritten() << "\n";
 }
 
 void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &os) {
@@ -210,4 +263,34 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
     os << llvm::format(" median_us=%.2f fraction_of_copy=%.3f", report.medianUs,
                        report.fractionOfCopy);
   os << "\n";
+}
+
+void softmax::runner::printCasesSummary(const RunReport &base, const std::vector<RunReport> &reports,
+                                        llvm::raw_ostream &os) {
+  os << "---\n";
+  os << "file:    " << base.file << " @" << base.entry << "\n";
+  if (!base.device.empty())
+    os << "device:  " << base.device << "\n";
+  for (const std::string &plan : base.plans)
+    os << "plan:    " << plan << "\n";
+  for (const std::string &kernel : base.kernels)
+    os << "kernel:  " << kernel << "\n";
+  size_t failed = 0;
+  const RunReport *firstFailed = nullptr;
+  for (const RunReport &report : reports)
+    if (report.exitCode != kExitPass) {
+      ++failed;
+      if (!firstFailed)
+        firstFailed = &report;
+    }
+  os << "cases:   " << reports.size() << " run, " << reports.size() - failed << " passed, " << failed
+     << " failed\n";
+  if (!firstFailed) {
+    os << (reports.empty() ? "PASS" : reports.front().status) << ": " << base.entry << " "
+       << reports.size() << " case(s)\n";
+    return;
+  }
+  os << "FAIL: " << base.entry << " " << failed << " of " << reports.size()
+     << " case(s) failed (first: " << describeShapes(*firstFailed) << " " << firstFailed->status
+     << ")\n";
 }

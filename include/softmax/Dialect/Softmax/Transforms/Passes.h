@@ -5,6 +5,7 @@
 
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -12,6 +13,11 @@ namespace mlir::softmax {
 
 #define GEN_PASS_DECL
 #include "softmax/Dialect/Softmax/Transforms/Passes.h.inc"
+
+/// The patterns of softmax-raise, for embedders that run them in their own pass: linalg.softmax
+/// and decomposed linalg softmax / log_softmax to softmax-dialect ops, and the element-wise
+/// neighbours feeding them to scale, add_bias, mask and cast.
+void populateRaisePatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "softmax/Dialect/Softmax/Transforms/Passes.h.inc"

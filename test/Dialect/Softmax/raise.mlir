@@ -1,0 +1,218 @@
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-raise))' --split-input-file | FileCheck %s
+
+// linalg.softmax on tensors, any dimension. The init operand is only a destination: dropped.
+// A row of -inf gives NaN in linalg (-inf - -inf), hence masked_rows = nan.
+
+// CHECK-LABEL: func.func @last_axis
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4x1000xf32>)
+// CHECK: %[[Y:.+]] = softmax.softmax %[[X]] masked_rows = nan : tensor<4x1000xf32>
+// CHECK-NOT: linalg.softmax
+// CHECK: return %[[Y]]
+func.func @last_axis(%x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
+  %e = tensor.empty() : tensor<4x1000xf32>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<4x1000xf32>) outs(%e : tensor<4x1000xf32>) -> tensor<4x1000xf32>
+  return %y : tensor<4x1000xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_middle_axis
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<?x?x?xbf16>
+// CHECK: softmax.softmax %[[X]] axis = 1 masked_rows = nan : tensor<?x?x?xbf16>
+func.func @dynamic_middle_axis(%x: tensor<?x?x?xbf16>, %init: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %y = linalg.softmax dimension(1) ins(%x : tensor<?x?x?xbf16>) outs(%init : tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16>
+  return %y : tensor<?x?x?xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @first_axis_rank4
+// CHECK: softmax.softmax %{{.*}} axis = 0 masked_rows = nan : tensor<2x8x16x?xf16>
+func.func @first_axis_rank4(%x: tensor<2x8x16x?xf16>, %init: tensor<2x8x16x?xf16>) -> tensor<2x8x16x?xf16> {
+  %y = linalg.softmax dimension(0) ins(%x : tensor<2x8x16x?xf16>) outs(%init : tensor<2x8x16x?xf16>) -> tensor<2x8x16x?xf16>
+  return %y : tensor<2x8x16x?xf16>
+}
+
+// -----
+
+// f64 has no place in the dialect: left as it is.
+// CHECK-LABEL: func.func @f64_left_alone
+// CHECK: linalg.softmax
+// CHECK-NOT: softmax.softmax
+func.func @f64_left_alone(%x: tensor<4x8xf64>, %init: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  %y = linalg.softmax dimension(1) ins(%x : tensor<4x8xf64>) outs(%init : tensor<4x8xf64>) -> tensor<4x8xf64>
+  return %y : tensor<4x8xf64>
+}
+
+// -----
+
+// Attention scores as torch-mlir hands them over: bf16 widened, divided by sqrt(d) = 8, a
+// per-column bias added, softmax in f32, narrowed back. Each element-wise generic becomes one op.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @neighbours
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4x64xbf16>, %[[B:[a-z0-9]+]]: tensor<64xf32>)
+// CHECK: %[[W:.+]] = softmax.cast %[[X]] : tensor<4x64xbf16> to tensor<4x64xf32>
+// CHECK: %[[S:.+]] = softmax.scale %[[W]] by 1.250000e-01 : tensor<4x64xf32>
+// CHECK: %[[A:.+]] = softmax.add_bias %[[S]], %[[B]] : tensor<4x64xf32>, tensor<64xf32>
+// CHECK: %[[P:.+]] = softmax.softmax %[[A]] masked_rows = nan : tensor<4x64xf32>
+// CHECK: %[[Y:.+]] = softmax.cast %[[P]] : tensor<4x64xf32> to tensor<4x64xbf16>
+// CHECK-NOT: linalg.
+// CHECK: return %[[Y]]
+func.func @neighbours(%x: tensor<4x64xbf16>, %b: tensor<64xf32>) -> tensor<4x64xbf16> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %w = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xbf16>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %0 = arith.extf %in : bf16 to f32
+    linalg.yield %0 : f32
+  } -> tensor<4x64xf32>
+  %c8 = arith.constant 8.0 : f32
+  %s = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %c8 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x64xf32>
+  %a = linalg.generic {indexing_maps = [#map, #col, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %b : tensor<4x64xf32>, tensor<64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %0 = arith.addf %in, %bias : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x64xf32>
+  %p = linalg.softmax dimension(1) ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %eh = tensor.empty() : tensor<4x64xbf16>
+  %y = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x64xf32>) outs(%eh : tensor<4x64xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %0 = arith.truncf %in : f32 to bf16
+    linalg.yield %0 : bf16
+  } -> tensor<4x64xbf16>
+  return %y : tensor<4x64xbf16>
+}
+
+// -----
+
+// The same neighbours fused into one generic (as after elementwise fusion) give the same chain;
+// a scale by a scalar argument; a boolean mask broadcast over the rows, with a large negative fill.
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#mask = affine_map<(d0, d1, d2) -> (d1, d2)>
+#bias = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func.func @fused_neighbours
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x16x32xf16>, %[[T:[a-z0-9]+]]: f32, %[[M:[a-z0-9]+]]: tensor<16x32xi1>, %[[B:[a-z0-9]+]]: tensor<2x1x32xbf16>)
+// CHECK: %[[W:.+]] = softmax.cast %[[X]] : tensor<2x16x32xf16> to tensor<2x16x32xf32>
+// CHECK: %[[S:.+]] = softmax.scale %[[W]] by %[[T]] : tensor<2x16x32xf32>, f32
+// CHECK: %[[A:.+]] = softmax.add_bias %[[S]], %[[B]] : tensor<2x16x32xf32>, tensor<2x1x32xbf16>
+// CHECK: %[[K:.+]] = softmax.mask %[[A]], tensor %[[M]] fill = -1.000000e+04 : tensor<2x16x32xf32>, tensor<16x32xi1>
+// CHECK: softmax.softmax %[[K]] masked_rows = nan : tensor<2x16x32xf32>
+// CHECK-NOT: linalg.generic
+func.func @fused_neighbours(%x: tensor<2x16x32xf16>, %t: f32, %m: tensor<16x32xi1>, %b: tensor<2x1x32xbf16>) -> tensor<2x16x32xf32> {
+  %e = tensor.empty() : tensor<2x16x32xf32>
+  %fill = arith.constant -1.0e4 : f32
+  %k = linalg.generic {indexing_maps = [#map, #mask, #bias, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m, %b : tensor<2x16x32xf16>, tensor<16x32xi1>, tensor<2x1x32xbf16>) outs(%e : tensor<2x16x32xf32>) {
+  ^bb0(%in: f16, %keep: i1, %bias: bf16, %out: f32):
+    %0 = arith.extf %in : f16 to f32
+    %1 = arith.mulf %t, %0 : f32
+    %2 = arith.extf %bias : bf16 to f32
+    %3 = arith.addf %1, %2 : f32
+    %4 = arith.select %keep, %3, %fill : f32
+    linalg.yield %4 : f32
+  } -> tensor<2x16x32xf32>
+  %p = linalg.softmax dimension(2) ins(%k : tensor<2x16x32xf32>) outs(%e : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return %p : tensor<2x16x32xf32>
+}
+
+// -----
+
+// Division by a scalar argument: a scale by its reciprocal.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @divide_by_temperature
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<8x128xf32>, %[[T:[a-z0-9]+]]: f32)
+// CHECK: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[R:.+]] = arith.divf %[[ONE]], %[[T]] : f32
+// CHECK: %[[S:.+]] = softmax.scale %[[X]] by %[[R]] : tensor<8x128xf32>, f32
+// CHECK: softmax.softmax %[[S]] masked_rows = nan
+func.func @divide_by_temperature(%x: tensor<8x128xf32>, %t: f32) -> tensor<8x128xf32> {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %s = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x128xf32>) outs(%e : tensor<8x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %t : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x128xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<8x128xf32>) outs(%e : tensor<8x128xf32>) -> tensor<8x128xf32>
+  return %p : tensor<8x128xf32>
+}
+
+// -----
+
+// A causal mask from indices: column j of query i removed when j > i + 2.
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @causal
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4x64x64xf32>)
+// CHECK: %[[M:.+]] = softmax.mask %[[X]], causal offset = 2 : tensor<4x64x64xf32>
+// CHECK: softmax.softmax %[[M]] masked_rows = nan
+func.func @causal(%x: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+  %e = tensor.empty() : tensor<4x64x64xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c2 = arith.constant 2 : index
+  %m = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x64x64xf32>) outs(%e : tensor<4x64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %row = linalg.index 1 : index
+    %col = linalg.index 2 : index
+    %limit = arith.addi %row, %c2 : index
+    %removed = arith.cmpi sgt, %col, %limit : index
+    %0 = arith.select %removed, %ninf, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x64x64xf32>
+  %p = linalg.softmax dimension(2) ins(%m : tensor<4x64x64xf32>) outs(%e : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  return %p : tensor<4x64x64xf32>
+}
+
+// -----
+
+// The keep form of the same comparison (row >= col) is causal with offset 0.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @causal_keep_form
+// CHECK: softmax.mask %{{.*}}, causal : tensor<64x64xf16>
+func.func @causal_keep_form(%x: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  %e = tensor.empty() : tensor<64x64xf16>
+  %ninf = arith.constant 0xFC00 : f16
+  %m = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %row = linalg.index 0 : index
+    %col = linalg.index 1 : index
+    %keep = arith.cmpi sge, %row, %col : index
+    %0 = arith.select %keep, %in, %ninf : f16
+    linalg.yield %0 : f16
+  } -> tensor<64x64xf16>
+  %p = linalg.softmax dimension(1) ins(%m : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %p : tensor<64x64xf16>
+}
+
+// -----
+
+// A padding mask: column j of row i removed when j >= lengths[i].
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @padding
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<?x?xf32>, %[[L:[a-z0-9]+]]: tensor<?xi32>,
+// CHECK: %[[M:.+]] = softmax.mask %[[X]], padding %[[L]] : tensor<?x?xf32>, tensor<?xi32>
+// CHECK: softmax.log_softmax %[[M]] masked_rows = nan
+func.func @padding(%x: tensor<?x?xf32>, %len: tensor<?xi32>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = linalg.generic {indexing_maps = [#map, #row, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %len : tensor<?x?xf32>, tensor<?xi32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%in: f32, %l: i32, %out: f32):
+    %col = linalg.index 1 : index
+    %li = arith.index_cast %l : i32 to index
+    %removed = arith.cmpi sge, %col, %li : index
+    %0 = arith.select %removed, %ninf, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x?xf32>
+  %p = softmax.log_softmax %m masked_rows = nan : tensor<?x?xf32>
+  return %p : tensor<?x?xf32>
+}

@@ -341,3 +341,55 @@ func.func @with_neighbours(%x: tensor<8x256xbf16>, %mask: tensor<8x256xi1>) -> t
   } -> tensor<8x256xbf16>
   return %y : tensor<8x256xbf16>
 }
+
+// -----
+
+// torch-mlir's keepdim: reduce, then tensor.expand_shape the unit dimension back in, and read it
+// at 0.
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+#keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-LABEL: func.func @keepdim_expand_shape
+// CHECK-NEXT: softmax.softmax %{{.*}} masked_rows = nan : tensor<?x12x128xf32>
+// CHECK-NEXT: return
+func.func @keepdim_expand_shape(%x: tensor<?x12x128xf32>, %e: tensor<?x12x128xf32>, %er: tensor<?x12xf32>) -> tensor<?x12x128xf32> {
+  %c0 = arith.constant 0 : index
+  %b = tensor.dim %x, %c0 : tensor<?x12x128xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %minit = linalg.fill ins(%ninf : f32) outs(%er : tensor<?x12xf32>) -> tensor<?x12xf32>
+  %max = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<?x12x128xf32>) outs(%minit : tensor<?x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x12xf32>
+  %maxk = tensor.expand_shape %max [[0], [1, 2]] output_shape [%b, 12, 1] : tensor<?x12xf32> into tensor<?x12x1xf32>
+  %sub = linalg.generic {indexing_maps = [#map, #keep, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %maxk : tensor<?x12x128xf32>, tensor<?x12x1xf32>) outs(%e : tensor<?x12x128xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %0 = arith.subf %in, %m : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x12x128xf32>
+  %exp = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sub : tensor<?x12x128xf32>) outs(%e : tensor<?x12x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x12x128xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%er : tensor<?x12xf32>) -> tensor<?x12xf32>
+  %sum = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<?x12x128xf32>) outs(%sinit : tensor<?x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x12xf32>
+  %sumk = tensor.expand_shape %sum [[0], [1, 2]] output_shape [%b, 12, 1] : tensor<?x12xf32> into tensor<?x12x1xf32>
+  %y = linalg.generic {indexing_maps = [#map, #keep, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sumk : tensor<?x12x128xf32>, tensor<?x12x1xf32>) outs(%e : tensor<?x12x128xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %in, %s : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x12x128xf32>
+  return %y : tensor<?x12x128xf32>
+}

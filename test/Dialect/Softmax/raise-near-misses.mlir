@@ -339,3 +339,13 @@ func.func @neighbours_left_alone(%x: tensor<8x32xf32>, %removed: tensor<8x32xi1>
   %p = linalg.softmax dimension(1) ins(%k : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %p, %s : tensor<8x32xf32>, tensor<8x32xf32>
 }
+
+// -----
+
+// linalg.softmax on memrefs: the dialect has value semantics only.
+// CHECK-LABEL: func.func @memref_softmax
+// CHECK: linalg.softmax
+func.func @memref_softmax(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -113,6 +114,19 @@ std::optional<int64_t> getRowDim(AffineMap map, ShapedType type) {
     if (isRowMap(map, dim, type))
       return dim;
   return std::nullopt;
+}
+
+/// The source of `expand` when it only inserts the unit dimension `dim` (torch-mlir keeps a reduced
+/// dimension this way: it reduces, then expands); null otherwise.
+Value getUnitDimSource(tensor::ExpandShapeOp expand, int64_t dim) {
+  if (!expand || expand.getSrcType().getRank() + 1 != expand.getResultType().getRank() ||
+      expand.getResultType().getDimSize(dim) != 1)
+    return nullptr;
+  // The one group of two result dimensions must be `dim` and the source dimension it pads.
+  for (const ReassociationIndices &group : expand.getReassociationIndices())
+    if (group.size() == 2 && !llvm::is_contained(group, dim))
+      return nullptr;
+  return expand.getSrc();
 }
 
 /// Whether `map` reads `type` broadcast NumPy-style over `loops` (loop dimensions, outermost
@@ -293,6 +307,10 @@ private:
     if (!d)
       return fail("a value read with a map that is not a broadcast along one dimension");
     row = operand->get();
+    if (Value source = getUnitDimSource(row.getDefiningOp<tensor::ExpandShapeOp>(), *d)) {
+      ops.insert(row.getDefiningOp());
+      row = source;
+    }
     return setDim(*d);
   }
 

@@ -27,19 +27,17 @@ namespace mlir::softmax {
 using namespace mlir;
 using namespace mlir::softmax;
 
-namespace {
-
 //===----------------------------------------------------------------------===//
 // Reading linalg bodies
 //===----------------------------------------------------------------------===//
 
 /// Whether the dialect can hold tensors of this element type.
-bool isStorageType(Type type) { return type.isF32() || type.isF16() || type.isBF16(); }
+static bool isStorageType(Type type) { return type.isF32() || type.isF16() || type.isBF16(); }
 
 /// Whether `op` computes each element of its one result from the elements of its inputs at the
 /// same position (or broadcasts of them): tensors only, every loop parallel, an identity map on
 /// its one init, whose value the body ignores.
-bool isElementwise(linalg::LinalgOp op) {
+static bool isElementwise(linalg::LinalgOp op) {
   if (!op || !op.hasPureTensorSemantics() || op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops())
     return false;
@@ -51,7 +49,7 @@ bool isElementwise(linalg::LinalgOp op) {
 Value getYielded(linalg::LinalgOp op) { return op.getBlock()->getTerminator()->getOperand(0); }
 
 /// The input operand that `value`, a block argument of a linalg body, reads; null otherwise.
-OpOperand *getReadOperand(Value value) {
+static OpOperand *getReadOperand(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg)
     return nullptr;
@@ -62,7 +60,7 @@ OpOperand *getReadOperand(Value value) {
   return op.isDpsInput(operand) ? operand : nullptr;
 }
 
-AffineMap getMap(OpOperand *operand) {
+static AffineMap getMap(OpOperand *operand) {
   return cast<linalg::LinalgOp>(operand->getOwner()).getMatchingIndexingMap(operand);
 }
 
@@ -71,7 +69,7 @@ AffineMap getMap(OpOperand *operand) {
 /// way a front end splits or fuses element-wise generics (upstream fuses x - max into the exp,
 /// IREE keeps them apart). With `singleUse`, stops at a tensor with other users (raising through
 /// it would compute it twice). Records the ops passed in `passed`.
-Value resolve(Value value, SmallPtrSetImpl<Operation *> *passed, bool singleUse = false) {
+static Value resolve(Value value, SmallPtrSetImpl<Operation *> *passed, bool singleUse = false) {
   while (OpOperand *operand = getReadOperand(value)) {
     if (!getMap(operand).isIdentity() || (singleUse && !operand->get().hasOneUse()))
       break;
@@ -87,7 +85,7 @@ Value resolve(Value value, SmallPtrSetImpl<Operation *> *passed, bool singleUse 
 
 /// Whether `map` reads a row-reduced tensor at row `dim` of its loops: the loops without `dim`,
 /// in order, or all loops with a constant 0 at `dim` where `type` has size 1 (a kept dimension).
-bool isRowMap(AffineMap map, int64_t dim, ShapedType type) {
+static bool isRowMap(AffineMap map, int64_t dim, ShapedType type) {
   int64_t rank = map.getNumDims();
   if (map.getNumSymbols() != 0 || dim < 0 || dim >= rank)
     return false;
@@ -109,7 +107,7 @@ bool isRowMap(AffineMap map, int64_t dim, ShapedType type) {
 }
 
 /// The `dim` for which isRowMap(map, dim, type) holds, if any.
-std::optional<int64_t> getRowDim(AffineMap map, ShapedType type) {
+static std::optional<int64_t> getRowDim(AffineMap map, ShapedType type) {
   for (int64_t dim = 0, e = map.getNumDims(); dim < e; ++dim)
     if (isRowMap(map, dim, type))
       return dim;
@@ -118,7 +116,7 @@ std::optional<int64_t> getRowDim(AffineMap map, ShapedType type) {
 
 /// The source of `expand` when it only inserts the unit dimension `dim` (torch-mlir keeps a reduced
 /// dimension this way: it reduces, then expands); null otherwise.
-Value getUnitDimSource(tensor::ExpandShapeOp expand, int64_t dim) {
+static Value getUnitDimSource(tensor::ExpandShapeOp expand, int64_t dim) {
   if (!expand || expand.getSrcType().getRank() + 1 != expand.getResultType().getRank() ||
       expand.getResultType().getDimSize(dim) != 1)
     return nullptr;
@@ -132,7 +130,7 @@ Value getUnitDimSource(tensor::ExpandShapeOp expand, int64_t dim) {
 /// Whether `map` reads `type` broadcast NumPy-style over `loops` (loop dimensions, outermost
 /// first): its dimensions align with the trailing loops, each read at that loop or, with size 1,
 /// at 0. This is the broadcast `softmax.add_bias`, `softmax.mask` and padding lengths accept.
-bool isTrailingBroadcast(AffineMap map, ShapedType type, ArrayRef<int64_t> loops) {
+static bool isTrailingBroadcast(AffineMap map, ShapedType type, ArrayRef<int64_t> loops) {
   int64_t rank = type.getRank();
   if (map.getNumSymbols() != 0 || rank == 0 || rank > int64_t(loops.size()) ||
       map.getNumResults() != rank)
@@ -149,7 +147,7 @@ bool isTrailingBroadcast(AffineMap map, ShapedType type, ArrayRef<int64_t> loops
 
 /// A float constant (scalar or splat) `value` is, looking through a body argument that reads a
 /// scalar operand and a linalg.fill.
-std::optional<APFloat> getConstantFloat(Value value) {
+static std::optional<APFloat> getConstantFloat(Value value) {
   if (OpOperand *operand = getReadOperand(value))
     if (!isa<ShapedType>(operand->get().getType()))
       value = operand->get();
@@ -163,7 +161,7 @@ std::optional<APFloat> getConstantFloat(Value value) {
 
 /// A float scalar that is the same for every element of a linalg body: a value defined outside
 /// every linalg body (a function argument, say) or a scalar operand. Null otherwise.
-Value getInvariantScalar(Value value) {
+static Value getInvariantScalar(Value value) {
   if (OpOperand *operand = getReadOperand(value))
     value = operand->get();
   if (!isa<FloatType>(value.getType()))
@@ -173,7 +171,7 @@ Value getInvariantScalar(Value value) {
 }
 
 /// The predicate P' with `a P b` == `b P' a`.
-arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
+static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
   using P = arith::CmpIPredicate;
   switch (predicate) {
   case P::slt:
@@ -198,7 +196,8 @@ arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
 }
 
 /// Whether `op`'s body yields CombinerOp(input element, accumulator), in either order.
-template <typename CombinerOp> bool yieldsCombination(linalg::LinalgOp op) {
+template <typename CombinerOp>
+static bool yieldsCombination(linalg::LinalgOp op) {
   auto combiner = getYielded(op).getDefiningOp<CombinerOp>();
   if (!combiner)
     return false;
@@ -210,7 +209,7 @@ template <typename CombinerOp> bool yieldsCombination(linalg::LinalgOp op) {
 
 /// The dimension `op` reduces when it is a reduction of one whole tensor along one dimension
 /// into a row-shaped init (the dimension dropped, or kept with size 1).
-std::optional<int64_t> getReductionDim(linalg::LinalgOp op) {
+static std::optional<int64_t> getReductionDim(linalg::LinalgOp op) {
   if (!op || !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
     return std::nullopt;
@@ -224,9 +223,31 @@ std::optional<int64_t> getReductionDim(linalg::LinalgOp op) {
   return dim;
 }
 
+/// The axis attribute for `dim` of a tensor of `rank`: -1 (the default, elided) for the last.
+static int64_t getAxisAttr(int64_t dim, int64_t rank) { return dim == rank - 1 ? -1 : dim; }
+
+/// The normalised axis of the softmax that `op`'s result flows into through neighbour ops used
+/// once, if there is one (a mask's indices refer to it).
+static std::optional<int64_t> getChainAxis(Operation *op) {
+  while (op) {
+    if (auto softmax = dyn_cast<SoftmaxOp>(op))
+      return softmax.getNormalizedAxis();
+    if (auto logSoftmax = dyn_cast<LogSoftmaxOp>(op))
+      return logSoftmax.getNormalizedAxis();
+    if (auto mask = dyn_cast<MaskOp>(op))
+      return mask.getNormalizedAxis();
+    if (!isa<ScaleOp, AddBiasOp, CastOp>(op) || !op->getResult(0).hasOneUse())
+      return std::nullopt;
+    op = *op->getResult(0).getUsers().begin();
+  }
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Decomposed softmax and log_softmax
 //===----------------------------------------------------------------------===//
+
+namespace {
 
 /// Matches the ops of one decomposed softmax or log_softmax that ends in `root`, the
 /// element-wise op that computes the result. Every op matched is recorded so that the whole
@@ -438,9 +459,6 @@ private:
   std::optional<int64_t> dim;
   Value input;
 };
-
-/// The axis attribute for `dim` of a tensor of `rank`: -1 (the default, elided) for the last.
-int64_t getAxisAttr(int64_t dim, int64_t rank) { return dim == rank - 1 ? -1 : dim; }
 
 /// linalg.softmax on tensors becomes softmax.softmax. Upstream's semantics give NaN for a row of
 /// -inf (its decomposition computes -inf - -inf), hence masked_rows = nan.
@@ -796,23 +814,6 @@ private:
   Value input;
   SmallVector<Step> steps;
 };
-
-/// The normalised axis of the softmax that `op`'s result flows into through neighbour ops used
-/// once, if there is one (a mask's indices refer to it).
-std::optional<int64_t> getChainAxis(Operation *op) {
-  while (op) {
-    if (auto softmax = dyn_cast<SoftmaxOp>(op))
-      return softmax.getNormalizedAxis();
-    if (auto logSoftmax = dyn_cast<LogSoftmaxOp>(op))
-      return logSoftmax.getNormalizedAxis();
-    if (auto mask = dyn_cast<MaskOp>(op))
-      return mask.getNormalizedAxis();
-    if (!isa<ScaleOp, AddBiasOp, CastOp>(op) || !op->getResult(0).hasOneUse())
-      return std::nullopt;
-    op = *op->getResult(0).getUsers().begin();
-  }
-  return std::nullopt;
-}
 
 /// The element-wise linalg op that feeds a softmax-dialect op (and nothing else) becomes a chain
 /// of neighbour ops. Rooted at the dialect op, so the chain grows up from a raised softmax and

@@ -5,6 +5,7 @@
 #include "softmax/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -26,7 +27,7 @@ TEST(RaiseTest, PatternsRaiseLinalgSoftmaxInAnotherDriver) {
   registerDialects(registry);
   context.appendDialectRegistry(registry);
   // The dialects the patterns create ops of; a pass declares them as dependent dialects.
-  context.loadDialect<SoftmaxDialect, arith::ArithDialect>();
+  context.loadDialect<SoftmaxDialect, arith::ArithDialect, tensor::TensorDialect>();
 
   const char *source = R"mlir(
     func.func @f(%x: tensor<8x?x32xf16>, %init: tensor<8x?x32xf16>) -> tensor<8x?x32xf16> {

@@ -216,3 +216,27 @@ func.func @padding(%x: tensor<?x?xf32>, %len: tensor<?xi32>, %e: tensor<?x?xf32>
   %p = softmax.log_softmax %m masked_rows = nan : tensor<?x?xf32>
   return %p : tensor<?x?xf32>
 }
+
+// -----
+
+// A temperature held in a 0-d tensor (torch-mlir's tensor scalars), read with an empty map.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @divide_by_0d_tensor
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<8x128xf32>, %[[T:[a-z0-9]+]]: tensor<f32>)
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[V:.+]] = tensor.extract %[[T]][] : tensor<f32>
+// CHECK: %[[R:.+]] = arith.divf %[[ONE]], %[[V]] : f32
+// CHECK: %[[S:.+]] = softmax.scale %[[X]] by %[[R]] : tensor<8x128xf32>, f32
+// CHECK: softmax.softmax %[[S]] masked_rows = nan
+func.func @divide_by_0d_tensor(%x: tensor<8x128xf32>, %t: tensor<f32>) -> tensor<8x128xf32> {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %s = linalg.generic {indexing_maps = [#map, #scalar, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %t : tensor<8x128xf32>, tensor<f32>) outs(%e : tensor<8x128xf32>) {
+  ^bb0(%in: f32, %temperature: f32, %out: f32):
+    %0 = arith.divf %in, %temperature : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x128xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<8x128xf32>) outs(%e : tensor<8x128xf32>) -> tensor<8x128xf32>
+  return %p : tensor<8x128xf32>
+}

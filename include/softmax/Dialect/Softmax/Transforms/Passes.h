@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::softmax {
@@ -16,8 +17,8 @@ namespace mlir::softmax {
 
 /// The patterns of softmax-raise, for embedders that run them in their own pass: linalg.softmax
 /// and decomposed linalg softmax / log_softmax to softmax-dialect ops, and the element-wise
-/// neighbours feeding them to scale, add_bias, mask and cast. The patterns create softmax and
-/// arith ops: those dialects must be loaded (a pass lists them in its dependent dialects).
+/// neighbours feeding them to scale, add_bias, mask and cast. The patterns create softmax, arith
+/// and tensor ops: those dialects must be loaded (a pass lists them in its dependent dialects).
 void populateRaisePatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION

@@ -32,7 +32,8 @@ def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
       `linalg.generic` each or fused (upstream fuses the subtraction into the exp), generics or
       named ops (`linalg.reduce`, `linalg.broadcast`, `linalg.exp`, ...);
     - the element-wise linalg ops that feed a raised op and nothing else into `softmax.scale`
-      (a product with, or quotient by, a constant or an invariant scalar), `softmax.add_bias`
+      (a product with, or quotient by, a constant or an invariant scalar or 0-d tensor),
+      `softmax.add_bias`
       (a sum with a broadcast tensor), `softmax.mask` (a select with a constant fill on an i1
       tensor, a causal `linalg.index` comparison, or a column index against per-row lengths) and
       `softmax.cast` (`arith.extf` / `arith.truncf`); a cast of a softmax result becomes
@@ -47,7 +48,8 @@ def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = [
     "::mlir::softmax::SoftmaxDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

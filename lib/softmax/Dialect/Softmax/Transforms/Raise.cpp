@@ -160,10 +160,16 @@ static std::optional<APFloat> getConstantFloat(Value value) {
 }
 
 /// A float scalar that is the same for every element of a linalg body: a value defined outside
-/// every linalg body (a function argument, say) or a scalar operand. Null otherwise.
+/// every linalg body (a function argument, say), a scalar operand, or a 0-d tensor operand (how
+/// torch-mlir passes a tensor scalar such as a temperature; returned as the tensor). Null
+/// otherwise.
 static Value getInvariantScalar(Value value) {
-  if (OpOperand *operand = getReadOperand(value))
+  if (OpOperand *operand = getReadOperand(value)) {
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    if (type && type.getRank() == 0 && isa<FloatType>(type.getElementType()))
+      return operand->get();
     value = operand->get();
+  }
   if (!isa<FloatType>(value.getType()))
     return nullptr;
   Operation *parent = value.getParentRegion()->getParentOp();
@@ -550,6 +556,8 @@ public:
           value = ScaleOp::create(rewriter, loc, value, step.constant->convertToDouble());
         } else {
           Value factor = step.operand;
+          if (isa<RankedTensorType>(factor.getType()))
+            factor = tensor::ExtractOp::create(rewriter, loc, factor, ValueRange());
           if (step.reciprocal) {
             Value one = arith::ConstantOp::create(rewriter, loc,
                                                   rewriter.getFloatAttr(factor.getType(), 1.0));

@@ -240,3 +240,49 @@ func.func @divide_by_0d_tensor(%x: tensor<8x128xf32>, %t: tensor<f32>) -> tensor
   %p = linalg.softmax dimension(1) ins(%s : tensor<8x128xf32>) outs(%e : tensor<8x128xf32>) -> tensor<8x128xf32>
   return %p : tensor<8x128xf32>
 }
+
+// -----
+
+// The causal condition computed into an i1 tensor by its own generic (used only by the select):
+// both generics become one causal mask. A padding condition likewise, with an i64 column.
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#len = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @conditions_in_tensors
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x64x64xf32>, %[[L:[a-z0-9]+]]: tensor<2x64xi64>)
+// CHECK: %[[C:.+]] = softmax.mask %[[X]], causal offset = -1 : tensor<2x64x64xf32>
+// CHECK: %[[P:.+]] = softmax.mask %[[C]], padding %[[L]] fill = -1.000000e+09 : tensor<2x64x64xf32>, tensor<2x64xi64>
+// CHECK: softmax.softmax %[[P]] masked_rows = nan
+// CHECK-NOT: linalg.generic
+func.func @conditions_in_tensors(%x: tensor<2x64x64xf32>, %len: tensor<2x64xi64>) -> tensor<2x64x64xf32> {
+  %e = tensor.empty() : tensor<2x64x64xf32>
+  %ei = tensor.empty() : tensor<2x64x64xi1>
+  %ninf = arith.constant 0xFF800000 : f32
+  %big = arith.constant -1.0e9 : f32
+  %c1 = arith.constant 1 : index
+  %keep = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%ei : tensor<2x64x64xi1>) {
+  ^bb0(%out: i1):
+    %row = linalg.index 1 : index
+    %col = linalg.index 2 : index
+    %col1 = arith.addi %col, %c1 : index
+    %0 = arith.cmpi sle, %col1, %row : index
+    linalg.yield %0 : i1
+  } -> tensor<2x64x64xi1>
+  %pad = linalg.generic {indexing_maps = [#len, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%len : tensor<2x64xi64>) outs(%ei : tensor<2x64x64xi1>) {
+  ^bb0(%l: i64, %out: i1):
+    %col = linalg.index 2 : index
+    %coli = arith.index_cast %col : index to i64
+    %0 = arith.cmpi slt, %coli, %l : i64
+    linalg.yield %0 : i1
+  } -> tensor<2x64x64xi1>
+  %m = linalg.generic {indexing_maps = [#map, #map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %keep, %pad : tensor<2x64x64xf32>, tensor<2x64x64xi1>, tensor<2x64x64xi1>) outs(%e : tensor<2x64x64xf32>) {
+  ^bb0(%in: f32, %k: i1, %p: i1, %out: f32):
+    %0 = arith.select %k, %in, %ninf : f32
+    %1 = arith.select %p, %0, %big : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x64x64xf32>
+  %y = linalg.softmax dimension(2) ins(%m : tensor<2x64x64xf32>) outs(%e : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  return %y : tensor<2x64x64xf32>
+}

@@ -708,8 +708,20 @@ private:
       return fail("a mask with a NaN fill");
 
     Value condition = select.getCondition();
-    if (OpOperand *operand = getReadOperand(condition)) {
-      // The dialect's tensor mask keeps the elements where it is true.
+    // An index comparison, in this body or computed into an i1 tensor by an element-wise op used
+    // only here (which then goes too).
+    auto cmp = resolve(condition, nullptr, /*singleUse=*/true).getDefiningOp<arith::CmpIOp>();
+    bool isIndexMask = false;
+    if (cmp && axis) {
+      arith::CmpIPredicate removed =
+          removedWhenTrue ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
+      isIndexMask = succeeded(matchCausal(cmp, removed, step)) ||
+                    succeeded(matchPadding(cmp, removed, step));
+    }
+    if (isIndexMask) {
+      // step is set.
+    } else if (OpOperand *operand = getReadOperand(condition)) {
+      // Any other i1 tensor: the dialect's tensor mask keeps the elements where it is true.
       auto type = dyn_cast<RankedTensorType>(operand->get().getType());
       if (!type || !type.getElementType().isInteger(1) ||
           !isTrailingBroadcast(getMap(operand), type, allLoops()))
@@ -718,15 +730,11 @@ private:
         return fail("a tensor mask that is true where elements are removed");
       step.maskKind = MaskKind::tensor;
       step.operand = operand->get();
-    } else if (auto cmp = condition.getDefiningOp<arith::CmpIOp>()) {
-      if (!axis)
-        return fail("an index mask without a softmax to give its column axis");
-      arith::CmpIPredicate removed =
-          removedWhenTrue ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
-      if (failed(matchCausal(cmp, removed, step)) && failed(matchPadding(cmp, removed, step)))
-        return fail("a comparison that is neither a causal nor a padding mask");
+    } else if (cmp && !axis) {
+      return fail("an index mask without a softmax to give its column axis");
     } else {
-      return fail("a select on a condition that is not a mask");
+      return fail("a select on a condition that is neither an i1 tensor nor a causal or padding "
+                  "comparison");
     }
     if (failed(matchValue(chain)))
       return failure();

@@ -349,3 +349,24 @@ func.func @memref_softmax(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   linalg.softmax dimension(1) ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   return
 }
+
+// -----
+
+// A chain that starts from f64 (narrowed to f32 in the body) has no dialect form: the generic
+// stays, the softmax is raised.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @chain_from_f64
+// CHECK: %[[N:.+]] = linalg.generic
+// CHECK: arith.truncf
+// CHECK: softmax.softmax %[[N]] masked_rows = nan
+func.func @chain_from_f64(%x: tensor<8x32xf64>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x32xf32>
+  %n = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x32xf64>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%in: f64, %out: f32):
+    %0 = arith.truncf %in : f64 to f32
+    linalg.yield %0 : f32
+  } -> tensor<8x32xf32>
+  %p = linalg.softmax dimension(1) ins(%n : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %p : tensor<8x32xf32>
+}

@@ -599,6 +599,8 @@ private:
       auto type = dyn_cast<RankedTensorType>(operand->get().getType());
       if (!type || !getMap(operand).isIdentity() || type.getShape() != shape)
         return fail("the chain reads a tensor other than in place");
+      if (!isStorageType(type.getElementType()))
+        return fail("the chain starts from a tensor of a type other than f32, f16 or bf16");
       input = operand->get();
       return success();
     }

@@ -286,3 +286,16 @@ func.func @conditions_in_tensors(%x: tensor<2x64x64xf32>, %len: tensor<2x64xi64>
   %y = linalg.softmax dimension(2) ins(%m : tensor<2x64x64xf32>) outs(%e : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
   return %y : tensor<2x64x64xf32>
 }
+
+// -----
+
+// A program already in the dialect is left exactly as it is: the pass neither folds nor
+// canonicalizes (a scale by 1 stays, and so does the default masked_rows).
+// CHECK-LABEL: func.func @dialect_untouched
+// CHECK: %[[S:.+]] = softmax.scale %{{.*}} by 1.000000e+00 : tensor<4x8xf32>
+// CHECK: softmax.softmax %[[S]] : tensor<4x8xf32>
+func.func @dialect_untouched(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.scale %x by 1.0 : tensor<4x8xf32>
+  %1 = softmax.softmax %0 : tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}

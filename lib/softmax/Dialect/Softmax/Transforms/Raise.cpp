@@ -146,13 +146,24 @@ static bool isTrailingBroadcast(AffineMap map, ShapedType type, ArrayRef<int64_t
 }
 
 /// A float constant (scalar or splat) `value` is, looking through a body argument that reads a
-/// scalar operand and a linalg.fill.
+/// scalar operand, a linalg.fill, and extf / truncf of a constant (torch-mlir narrows its f64
+/// Python floats in the body; the pass does not fold, so it converts them itself).
 static std::optional<APFloat> getConstantFloat(Value value) {
   if (OpOperand *operand = getReadOperand(value))
     if (!isa<ShapedType>(operand->get().getType()))
       value = operand->get();
   if (auto fill = value.getDefiningOp<linalg::FillOp>())
     value = fill.getInputs()[0];
+  auto trunc = value.getDefiningOp<arith::TruncFOp>();
+  if ((trunc && !trunc.getRoundingmodeAttr()) || value.getDefiningOp<arith::ExtFOp>()) {
+    std::optional<APFloat> wide = getConstantFloat(value.getDefiningOp()->getOperand(0));
+    if (!wide)
+      return std::nullopt;
+    bool losesInfo;
+    wide->convert(cast<FloatType>(value.getType()).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+    return wide;
+  }
   APFloat result(0.0);
   if (matchPattern(value, m_ConstantFloat(&result)))
     return result;
@@ -884,7 +895,12 @@ struct RaisePass : softmax::impl::RaisePassBase<RaisePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateRaisePatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Rewrite only what is raised: no folding or region simplification of the rest of the
+    // program (dead ops left by a raise are still erased).
+    GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
+        GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
 };

@@ -44,7 +44,8 @@ def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
     `arith.maxnumf`, or from NaN with `arith.maxnumf` (upstream's decomposition): all give the
     dialect's result, see docs/dialect.md. Near misses (no max subtraction, reductions over
     different dimensions, an intermediate with other users, ...) are left untouched; the full
-    list is in docs/raising.md.
+    list is in docs/raising.md. Nothing else is rewritten: the pass does not fold or
+    canonicalize.
   }];
   let dependentDialects = [
     "::mlir::softmax::SoftmaxDialect",

@@ -146,14 +146,17 @@ static bool isTrailingBroadcast(AffineMap map, ShapedType type, ArrayRef<int64_t
 }
 
 /// A float constant (scalar or splat) `value` is, looking through a body argument that reads a
-/// scalar operand, a linalg.fill, and extf / truncf of a constant (torch-mlir narrows its f64
-/// Python floats in the body; the pass does not fold, so it converts them itself).
+/// scalar operand, a linalg.fill, a tensor.extract from a splat (StableHLO's reduction inits),
+/// and extf / truncf of a constant (torch-mlir narrows its f64 Python floats in the body; the
+/// pass does not fold, so it converts them itself).
 static std::optional<APFloat> getConstantFloat(Value value) {
   if (OpOperand *operand = getReadOperand(value))
     if (!isa<ShapedType>(operand->get().getType()))
       value = operand->get();
   if (auto fill = value.getDefiningOp<linalg::FillOp>())
     value = fill.getInputs()[0];
+  if (auto extract = value.getDefiningOp<tensor::ExtractOp>())
+    value = extract.getTensor();
   auto trunc = value.getDefiningOp<arith::TruncFOp>();
   if ((trunc && !trunc.getRoundingmodeAttr()) || value.getDefiningOp<arith::ExtFOp>()) {
     std::optional<APFloat> wide = getConstantFloat(value.getDefiningOp()->getOperand(0));

@@ -1,4 +1,6 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-raise))' --split-input-file | FileCheck %s
+// Raised chains are what softmax-fuse takes: one fused op each (masks get the softmax's axis).
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-raise,softmax-fuse))' --split-input-file | FileCheck %s --check-prefix=FUSE
 
 // linalg.softmax on tensors, any dimension. The init operand is only a destination: dropped.
 // A row of -inf gives NaN in linalg (-inf - -inf), hence masked_rows = nan.
@@ -98,6 +100,10 @@ func.func @neighbours(%x: tensor<4x64xbf16>, %b: tensor<64xf32>) -> tensor<4x64x
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #mask = affine_map<(d0, d1, d2) -> (d1, d2)>
 #bias = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// FUSE-LABEL: func.func @fused_neighbours
+// FUSE-NEXT: softmax.fused softmax %arg0(%arg1, %arg3, %arg2 : f32, tensor<2x1x32xbf16>, tensor<16x32xi1>) axis = 2
+// FUSE-SAME: prologue [#softmax.scale_by<0>, #softmax.bias<1>, #softmax.mask<tensor, operand = 2, fill = -1.000000e+04>] masked_rows = nan
+// FUSE-NEXT: return
 // CHECK-LABEL: func.func @fused_neighbours
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x16x32xf16>, %[[T:[a-z0-9]+]]: f32, %[[M:[a-z0-9]+]]: tensor<16x32xi1>, %[[B:[a-z0-9]+]]: tensor<2x1x32xbf16>)
 // CHECK: %[[W:.+]] = softmax.cast %[[X]] : tensor<2x16x32xf16> to tensor<2x16x32xf32>
@@ -247,6 +253,10 @@ func.func @divide_by_0d_tensor(%x: tensor<8x128xf32>, %t: tensor<f32>) -> tensor
 // both generics become one causal mask. A padding condition likewise, with an i64 column.
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #len = affine_map<(d0, d1, d2) -> (d0, d1)>
+// FUSE-LABEL: func.func @conditions_in_tensors
+// FUSE-NEXT: softmax.fused softmax %arg0(%arg1 : tensor<2x64xi64>) axis = 2
+// FUSE-SAME: prologue [#softmax.mask<causal, offset = -1, fill = 0xFFF0000000000000>, #softmax.mask<padding, operand = 0, fill = -1.000000e+09>] masked_rows = nan
+// FUSE-NEXT: return
 // CHECK-LABEL: func.func @conditions_in_tensors
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x64x64xf32>, %[[L:[a-z0-9]+]]: tensor<2x64xi64>)
 // CHECK: %[[C:.+]] = softmax.mask %[[X]], causal offset = -1 : tensor<2x64x64xf32>

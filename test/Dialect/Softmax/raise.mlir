@@ -309,3 +309,18 @@ func.func @dialect_untouched(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %1 = softmax.softmax %0 : tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// masked-rows=zero: the dialect's policy for rows of -inf instead of linalg's NaN.
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-raise{masked-rows=zero}))' --split-input-file | FileCheck %s --check-prefix=ZERO
+// ZERO-LABEL: func.func @masked_rows_option
+// ZERO: softmax.softmax %{{.*}} : tensor<4x1000xf32>
+// ZERO-NOT: masked_rows
+// CHECK-LABEL: func.func @masked_rows_option
+// CHECK: softmax.softmax %{{.*}} masked_rows = nan : tensor<4x1000xf32>
+func.func @masked_rows_option(%x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
+  %e = tensor.empty() : tensor<4x1000xf32>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<4x1000xf32>) outs(%e : tensor<4x1000xf32>) -> tensor<4x1000xf32>
+  return %y : tensor<4x1000xf32>
+}

@@ -19,7 +19,9 @@ namespace mlir::softmax {
 /// and decomposed linalg softmax / log_softmax to softmax-dialect ops, and the element-wise
 /// neighbours feeding them to scale, add_bias, mask and cast. The patterns create softmax, arith
 /// and tensor ops: those dialects must be loaded (a pass lists them in its dependent dialects).
-void populateRaisePatterns(RewritePatternSet &patterns);
+/// `maskedRows` is the policy of the raised softmax and log_softmax ops for rows of -inf (`nan`
+/// keeps linalg's meaning).
+void populateRaisePatterns(RewritePatternSet &patterns, MaskedRows maskedRows = MaskedRows::nan);
 
 #define GEN_PASS_REGISTRATION
 #include "softmax/Dialect/Softmax/Transforms/Passes.h.inc"

@@ -39,7 +39,9 @@ def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
       `softmax.cast` (`arith.extf` / `arith.truncf`); a cast of a softmax result becomes
       `softmax.cast` too.
 
-    Raised softmax ops keep the source's meaning for a row of -inf: `masked_rows = nan`. The max
+    Raised softmax ops keep the source's meaning for a row of -inf, `masked_rows = nan`, unless
+    `masked-rows=zero` asks for the dialect's policy instead (probability 0, log-probability
+    -inf: a fully masked row no longer poisons what follows with NaN). The max
     reduction may start from -inf or the lowest finite value with `arith.maximumf` or
     `arith.maxnumf`, or from NaN with `arith.maxnumf` (upstream's decomposition): all give the
     dialect's result, see docs/dialect.md. Near misses (no max subtraction, reductions over
@@ -47,6 +49,16 @@ def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
     list is in docs/raising.md. Nothing else is rewritten: the pass does not fold or
     canonicalize.
   }];
+  let options = [
+    Option<"maskedRows", "masked-rows", "::mlir::softmax::MaskedRows",
+           /*default=*/"::mlir::softmax::MaskedRows::nan",
+           "Result of raised softmax / log_softmax ops for a row that is entirely -inf",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::softmax::MaskedRows::nan, "nan",
+                        "NaN, as linalg computes it (-inf - -inf): the program keeps its meaning"),
+             clEnumValN(::mlir::softmax::MaskedRows::zero, "zero",
+                        "the dialect's policy: probability 0 and log-probability -inf"))}]>
+  ];
   let dependentDialects = [
     "::mlir::softmax::SoftmaxDialect",
     "::mlir::arith::ArithDialect",

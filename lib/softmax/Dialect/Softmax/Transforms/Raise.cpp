@@ -216,8 +216,7 @@ static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
 }
 
 /// Whether `op`'s body yields CombinerOp(input element, accumulator), in either order.
-template <typename CombinerOp>
-static bool yieldsCombination(linalg::LinalgOp op) {
+template <typename CombinerOp> static bool yieldsCombination(linalg::LinalgOp op) {
   auto combiner = getYielded(op).getDefiningOp<CombinerOp>();
   if (!combiner)
     return false;
@@ -481,9 +480,10 @@ private:
 };
 
 /// linalg.softmax on tensors becomes softmax.softmax. Upstream's semantics give NaN for a row of
-/// -inf (its decomposition computes -inf - -inf), hence masked_rows = nan.
+/// -inf (its decomposition computes -inf - -inf), hence masked_rows = nan unless asked otherwise.
 struct RaiseLinalgSoftmax : OpRewritePattern<linalg::SoftmaxOp> {
-  using OpRewritePattern::OpRewritePattern;
+  RaiseLinalgSoftmax(MLIRContext *context, MaskedRows maskedRows)
+      : OpRewritePattern(context), maskedRows(maskedRows) {}
 
   LogicalResult matchAndRewrite(linalg::SoftmaxOp op, PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
@@ -493,14 +493,17 @@ struct RaiseLinalgSoftmax : OpRewritePattern<linalg::SoftmaxOp> {
       return rewriter.notifyMatchFailure(op, "the result type differs from the input's, or is "
                                              "not f32, f16 or bf16");
     int64_t axis = getAxisAttr(op.getDimension(), type.getRank());
-    rewriter.replaceOpWithNewOp<SoftmaxOp>(op, op.getInput(), axis, MaskedRows::nan);
+    rewriter.replaceOpWithNewOp<SoftmaxOp>(op, op.getInput(), axis, maskedRows);
     return success();
   }
+
+  MaskedRows maskedRows;
 };
 
 /// The decomposed forms, matched from the op that computes the result.
 struct RaiseDecomposedSoftmax : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  RaiseDecomposedSoftmax(MLIRContext *context, MaskedRows maskedRows)
+      : OpInterfaceRewritePattern(context), maskedRows(maskedRows) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op, PatternRewriter &rewriter) const override {
     if (!isElementwise(op))
@@ -515,7 +518,7 @@ struct RaiseDecomposedSoftmax : OpInterfaceRewritePattern<linalg::LinalgOp> {
       Value input = softmax.getInput();
       int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
       rewriter.replaceOpWithNewOp<SoftmaxOp>(op, input, getAxisAttr(softmax.getDim(), rank),
-                                             MaskedRows::nan);
+                                             maskedRows);
       return success();
     }
     DecomposedMatcher logSoftmax(rewriter, op);
@@ -523,11 +526,13 @@ struct RaiseDecomposedSoftmax : OpInterfaceRewritePattern<linalg::LinalgOp> {
       Value input = logSoftmax.getInput();
       int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
       rewriter.replaceOpWithNewOp<LogSoftmaxOp>(op, input, getAxisAttr(logSoftmax.getDim(), rank),
-                                                MaskedRows::nan);
+                                                maskedRows);
       return success();
     }
     return failure();
   }
+
+  MaskedRows maskedRows;
 };
 
 //===----------------------------------------------------------------------===//
@@ -731,8 +736,8 @@ private:
     if (cmp && axis) {
       arith::CmpIPredicate removed =
           removedWhenTrue ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
-      isIndexMask = succeeded(matchCausal(cmp, removed, step)) ||
-                    succeeded(matchPadding(cmp, removed, step));
+      isIndexMask =
+          succeeded(matchCausal(cmp, removed, step)) || succeeded(matchPadding(cmp, removed, step));
     }
     if (isIndexMask) {
       // step is set.
@@ -895,9 +900,11 @@ struct RaiseEpilogueCast : OpInterfaceRewritePattern<linalg::LinalgOp> {
 };
 
 struct RaisePass : softmax::impl::RaisePassBase<RaisePass> {
+  using RaisePassBase::RaisePassBase;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateRaisePatterns(patterns);
+    populateRaisePatterns(patterns, maskedRows);
     // Rewrite only what is raised: no folding or region simplification of the rest of the
     // program (dead ops left by a raise are still erased).
     GreedyRewriteConfig config;
@@ -910,10 +917,10 @@ struct RaisePass : softmax::impl::RaisePassBase<RaisePass> {
 
 } // namespace
 
-void mlir::softmax::populateRaisePatterns(RewritePatternSet &patterns) {
+void mlir::softmax::populateRaisePatterns(RewritePatternSet &patterns, MaskedRows maskedRows) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<RaiseLinalgSoftmax, RaiseDecomposedSoftmax, RaiseEpilogueCast,
-               RaiseProducerChain<SoftmaxOp>, RaiseProducerChain<LogSoftmaxOp>,
+  patterns.add<RaiseLinalgSoftmax, RaiseDecomposedSoftmax>(context, maskedRows);
+  patterns.add<RaiseEpilogueCast, RaiseProducerChain<SoftmaxOp>, RaiseProducerChain<LogSoftmaxOp>,
                RaiseProducerChain<ScaleOp>, RaiseProducerChain<AddBiasOp>,
                RaiseProducerChain<MaskOp>, RaiseProducerChain<CastOp>>(context);
 }

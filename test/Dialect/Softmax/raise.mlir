@@ -324,3 +324,24 @@ func.func @masked_rows_option(%x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
   %y = linalg.softmax dimension(1) ins(%x : tensor<4x1000xf32>) outs(%e : tensor<4x1000xf32>) -> tensor<4x1000xf32>
   return %y : tensor<4x1000xf32>
 }
+
+// -----
+
+// bias + x with the broadcast bias first: the in-place operand is the chain whichever side it is on.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @bias_first
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4x64xf32>, %[[B:[a-z0-9]+]]: tensor<64xf32>)
+// CHECK: %[[A:.+]] = softmax.add_bias %[[X]], %[[B]] : tensor<4x64xf32>, tensor<64xf32>
+// CHECK: softmax.softmax %[[A]] masked_rows = nan
+func.func @bias_first(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %a = linalg.generic {indexing_maps = [#col, #map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%b, %x : tensor<64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%bias: f32, %in: f32, %out: f32):
+    %0 = arith.addf %bias, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x64xf32>
+  %p = linalg.softmax dimension(1) ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %p : tensor<4x64xf32>
+}

@@ -634,27 +634,31 @@ private:
         return failure();
       return push({Step::Kind::Cast, value.getType()});
     }
+    // Commutative ops: either operand may be the chain. A failed attempt drops the steps it
+    // appended before the other is tried.
+    size_t mark = steps.size();
     if (auto mul = dyn_cast<arith::MulFOp>(def)) {
       for (auto [chain, factor] :
-           {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())})
+           {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
         if (succeeded(matchScale(value, chain, factor, /*reciprocal=*/false)))
           return success();
+        steps.resize(mark);
+      }
       return fail("a product with something other than a scalar");
     }
     if (auto div = dyn_cast<arith::DivFOp>(def))
       return matchScale(value, div.getLhs(), div.getRhs(), /*reciprocal=*/true);
     if (auto add = dyn_cast<arith::AddFOp>(def)) {
-      for (auto [chain, bias] : {
-               std::pair(add.getLhs(), add.getRhs()),
-               std::pair(add.getRhs(), add.getLhs()),
-           })
-        if (Value tensor = getBias(bias)) {
-          if (failed(matchValue(chain)))
-            return failure();
+      for (auto [chain, bias] :
+           {std::pair(add.getLhs(), add.getRhs()), std::pair(add.getRhs(), add.getLhs())}) {
+        Value tensor = getBias(bias);
+        if (tensor && succeeded(matchValue(chain))) {
           Step step{Step::Kind::Bias, value.getType()};
           step.operand = tensor;
           return push(step);
         }
+        steps.resize(mark);
+      }
       return fail("a sum with something other than a broadcast tensor");
     }
     if (auto select = dyn_cast<arith::SelectOp>(def))

@@ -432,3 +432,48 @@ func.func @stablehlo(%x: tensor<32x1000xf32>) -> tensor<32x1000xf32> {
   %y = linalg.div ins(%exp, %bsum : tensor<32x1000xf32>, tensor<32x1000xf32>) outs(%e : tensor<32x1000xf32>) -> tensor<32x1000xf32>
   return %y : tensor<32x1000xf32>
 }
+
+// -----
+
+// The reciprocal of the sum computed in the last body and written first: (1 / s) * e.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @reciprocal_first
+// CHECK-NEXT: softmax.softmax %{{.*}} masked_rows = nan : tensor<8x32xf32>
+// CHECK-NEXT: return
+func.func @reciprocal_first(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<8x32xf32>
+  %minit = linalg.fill ins(%ninf : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %max = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x32xf32>) outs(%minit : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %exp = linalg.generic {indexing_maps = [#map, #row, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<8x32xf32>, tensor<8xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %0 = arith.subf %in, %m : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x32xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<8x32xf32>) outs(%sinit : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#map, #row, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<8x32xf32>, tensor<8xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %one, %s : f32
+    %1 = arith.mulf %0, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x32xf32>
+  return %y : tensor<8x32xf32>
+}

@@ -287,10 +287,12 @@ public:
     } else if (auto mul = result.getDefiningOp<arith::MulFOp>()) {
       // Which side is the reciprocal: try the right-hand side first (the usual order), from a
       // clean record so that a failed attempt leaves nothing behind.
-      llvm::SmallPtrSet<Operation *, 8> saved = ops;
+      llvm::SmallPtrSet<Operation *, 8> savedOps = ops;
+      std::optional<int64_t> savedDim = dim;
       numerator = mul.getLhs();
       if (failed(matchRowUnary(mul.getRhs(), getReciprocalArg, sum))) {
-        ops = saved;
+        ops = savedOps;
+        dim = savedDim;
         numerator = mul.getRhs();
         if (failed(matchRowUnary(mul.getLhs(), getReciprocalArg, sum)))
           return fail("a product, but neither side is 1 / (a row sum)");

@@ -2,7 +2,8 @@
 //
 // softmax-run FILE.mlir [--entry=NAME] [--shape=AxB]... [--check|--no-check] [--bench] ...
 //
-//  1. parses the file once and keeps an untouched clone for the float64 reference;
+//  1. parses the file once, raises linalg softmax forms into the dialect (softmax-raise, a no-op
+//     on dialect programs) and keeps an untouched clone for the float64 reference;
 //  2. runs softmax-fuse + softmax-select-strategy (+ softmax-lower-to-gpu) on a second clone to
 //     report the plans and kernel names, and compiles a third clone in-process with
 //     buildSoftmaxToNVVMPipeline (the same pipeline as softmax-opt --softmax-to-nvvm);
@@ -1114,6 +1115,16 @@ int main(int argc, char **argv) {
   if (!module) {
     base.errors.push_back("the file does not parse or verify (diagnostics above)");
     return finish(session, kExitUsage, "COMPILE-ERROR");
+  }
+  // linalg from the front ends (linalg.softmax, decomposed softmax) becomes dialect ops first,
+  // so that the reference and the compiler both see the dialect program.
+  {
+    PassManager raise(&context);
+    raise.addNestedPass<func::FuncOp>(mlir::softmax::createRaisePass());
+    if (failed(raise.run(*module))) {
+      report.errors.push_back("softmax-raise failed (diagnostics above)");
+      return finish(report, kExitUsage, "COMPILE-ERROR");
+    }
   }
 
   // The entry and the shapes of every case, all resolved before compiling.

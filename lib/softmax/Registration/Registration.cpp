@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -43,10 +44,11 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::softmax::registerDialects(DialectRegistry &registry) {
+  // linalg (with the tensor, arith and math ops around it) is what softmax-raise reads.
   registry.insert<SoftmaxDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
                   tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
   // Lowering to LLVM through the ConvertToLLVM interfaces (used by gpu-to-llvm and
   // convert-gpu-to-nvvm).

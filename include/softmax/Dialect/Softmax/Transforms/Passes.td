@@ -20,6 +20,52 @@ def FusePass : Pass<"softmax-fuse", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
 }
 
+def RaisePass : Pass<"softmax-raise", "::mlir::func::FuncOp"> {
+  let summary = "Raise linalg softmax forms and their neighbours into the softmax dialect";
+  let description = [{
+    The front door for what torch-mlir, IREE and upstream MLIR hand over. Rewrites
+
+    - `linalg.softmax` on ranked tensors, any dimension, into `softmax.softmax` with that axis;
+    - a softmax decomposed into linalg ops on tensors (a max reduction, `exp(x - max)`, a sum
+      reduction, then a division or a product with the reciprocal) into `softmax.softmax`, and
+      `(x - max) - log(sum)` into `softmax.log_softmax`, whether the element-wise steps are one
+      `linalg.generic` each or fused (upstream fuses the subtraction into the exp), generics or
+      named ops (`linalg.reduce`, `linalg.broadcast`, `linalg.exp`, ...);
+    - the element-wise linalg ops that feed a raised op and nothing else into `softmax.scale`
+      (a product with, or quotient by, a constant or an invariant scalar or 0-d tensor),
+      `softmax.add_bias`
+      (a sum with a broadcast tensor), `softmax.mask` (a select with a constant fill on an i1
+      tensor, a causal `linalg.index` comparison, or a column index against per-row lengths) and
+      `softmax.cast` (`arith.extf` / `arith.truncf`); a cast of a softmax result becomes
+      `softmax.cast` too.
+
+    Raised softmax ops keep the source's meaning for a row of -inf, `masked_rows = nan`, unless
+    `masked-rows=zero` asks for the dialect's policy instead (probability 0, log-probability
+    -inf: a fully masked row no longer poisons what follows with NaN). The max
+    reduction may start from -inf or the lowest finite value with `arith.maximumf` or
+    `arith.maxnumf`, or from NaN with `arith.maxnumf` (upstream's decomposition): all give the
+    dialect's result, see docs/dialect.md. Near misses (no max subtraction, reductions over
+    different dimensions, an intermediate with other users, ...) are left untouched; the full
+    list is in docs/raising.md. Nothing else is rewritten: the pass does not fold or
+    canonicalize.
+  }];
+  let options = [
+    Option<"maskedRows", "masked-rows", "::mlir::softmax::MaskedRows",
+           /*default=*/"::mlir::softmax::MaskedRows::nan",
+           "Result of raised softmax / log_softmax ops for a row that is entirely -inf",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::softmax::MaskedRows::nan, "nan",
+                        "NaN, as linalg computes it (-inf - -inf): the program keeps its meaning"),
+             clEnumValN(::mlir::softmax::MaskedRows::zero, "zero",
+                        "the dialect's policy: probability 0 and log-probability -inf"))}]>
+  ];
+  let dependentDialects = [
+    "::mlir::softmax::SoftmaxDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SelectStrategyPass : Pass<"softmax-select-strategy", "::mlir::func::FuncOp"> {
   let summary = "Choose the kernel plan of each softmax.fused op from its row width";
   let description = [{

@@ -1122,8 +1122,8 @@ int main(int argc, char **argv) {
     PassManager raise(&context);
     raise.addNestedPass<func::FuncOp>(mlir::softmax::createRaisePass());
     if (failed(raise.run(*module))) {
-      report.errors.push_back("softmax-raise failed (diagnostics above)");
-      return finish(report, kExitUsage, "COMPILE-ERROR");
+      base.errors.push_back("softmax-raise failed (diagnostics above)");
+      return finish(session, kExitUsage, "COMPILE-ERROR");
     }
   }
 

@@ -95,3 +95,8 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 // expected-note @+1 {{that symbol}}
 func.func private @_mlir_ciface_f()
+
+// -----
+
+// expected-error @+1 {{softmax-lower-to-gpu: declaration @external has tensors in its signature, and nothing lowers it}}
+func.func private @external(tensor<4x8xf32>) -> tensor<4x8xf32>

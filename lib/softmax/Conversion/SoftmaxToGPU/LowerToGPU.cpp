@@ -440,10 +440,14 @@ private:
   static LogicalResult checkNoTensors(func::FuncOp func) {
     auto isTensor = llvm::IsaPred<TensorType>;
     if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
-        llvm::any_of(func.getResultTypes(), isTensor))
+        llvm::any_of(func.getResultTypes(), isTensor)) {
+      if (func.isExternal())
+        return func.emitError() << "softmax-lower-to-gpu: declaration @" << func.getSymName()
+                                << " has tensors in its signature, and nothing lowers it";
       return func.emitError() << "softmax-lower-to-gpu: function @" << func.getSymName()
                               << " has tensors but no softmax op, and nothing lowers it (a "
                                  "returned argument becomes a softmax op in softmax-fuse)";
+    }
     WalkResult result = func.walk([&](Operation *op) {
       if (llvm::none_of(op->getOperandTypes(), isTensor) &&
           llvm::none_of(op->getResultTypes(), isTensor))

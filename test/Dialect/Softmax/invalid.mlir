@@ -396,7 +396,7 @@ func.func @scale_overflows_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @fill_overflows_f32(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
-  // expected-error @+1 {{'softmax.mask' op fill value -1.000000e+39 is not finite in f32 (the kernels compute in f32, whose largest finite value is 3.40282347e+38; use -inf for -inf)}}
+  // expected-error @+1 {{'softmax.mask' op fill value -1.000000e+39 is not finite in f32 (the kernels compute in f32, whose largest finite value is 3.40282347e+38; write -inf for an infinite fill)}}
   %0 = softmax.mask %x, causal fill = -1.0e39 : tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }

@@ -113,7 +113,7 @@ LogicalResult verifyCausalOffset(Operation *op, int64_t offset) {
   return success();
 }
 
-/// A parenthesised note for a constant that does not fit f32.
+/// Why a constant must fit f32, for the messages.
 constexpr StringLiteral kF32Range = "the kernels compute in f32, whose largest finite value is "
                                     "3.40282347e+38";
 
@@ -233,7 +233,8 @@ LogicalResult MaskOp::verify() {
     return emitOpError("fill value must not be NaN");
   if (getFill().isFinite() && !isFiniteInF32(getFill()))
     return emitOpError() << "fill value " << getFill().convertToDouble()
-                         << " is not finite in f32 (" << kF32Range << "; use -inf for -inf)";
+                         << " is not finite in f32 (" << kF32Range
+                         << "; write -inf for an infinite fill)";
   if (getKind() != MaskKind::causal && getOffset() != 0)
     return emitOpError("'offset' applies only to causal masks");
   if (failed(verifyCausalOffset(*this, getOffset())))
@@ -365,7 +366,8 @@ LogicalResult FusedOp::verify() {
         return emitOpError() << "prologue step " << step << " has a NaN fill value";
       if (mask.getFill().isFinite() && !isFiniteInF32(mask.getFill()))
         return emitOpError() << "prologue step " << step << " has a fill value that is not "
-                             << "finite in f32 (" << kF32Range << "; use -inf for -inf)";
+                             << "finite in f32 (" << kF32Range
+                             << "; write -inf for an infinite fill)";
       if (mask.getKind() == MaskKind::causal) {
         if (axis == 0)
           return emitOpError("a causal mask needs a query dimension before the column axis");

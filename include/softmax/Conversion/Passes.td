@@ -21,7 +21,19 @@ def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
     The kernels use 16-byte vector accesses where the rows are aligned (checked at run time),
     exact scalar paths for tails and unaligned strides, f32 arithmetic, warp shuffles and shared
     memory for the reductions, and do not read the lanes that a padding or causal mask removes.
+
+    Kernel names are `<function>_<n>_<plan>`, made PTX identifiers (characters other than
+    letters, digits and `_` become `_`) and unique among the kernels, as is the module's name
+    (`softmax_kernels` unless a symbol already has it). The pass fails, naming the op, on what it
+    does not lower: softmax ops outside a `func.func` of the top-level module (in a nested module
+    or a `gpu.func`), functions on tensors without softmax ops, a function whose C interface
+    `_mlir_ciface_<name>` is already a symbol, and plans that exceed the limits of `chip` (a
+    `row_shared` row larger than the chip's shared memory).
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture whose limits the plans must fit (sm_80, sm_86, sm_89, sm_90, sm_90a)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

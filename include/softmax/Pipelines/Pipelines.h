@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -51,8 +52,16 @@ struct SoftmaxToNVVMOptions : public PassPipelineOptions<SoftmaxToNVVMOptions> {
       llvm::cl::init("")};
 };
 
+/// Checks the options that the passes of the pipeline would otherwise take on trust or report
+/// without failing (upstream's gpu-module-to-binary prints an unknown format and carries on):
+/// a known chip, format isa/bin/fatbin, opt-level 0-3, features of the form +f,-g, and
+/// ptx-file only with format=isa. The --softmax-to-nvvm registration calls it; so should
+/// any other caller of buildSoftmaxToNVVMPipeline with options from a user.
+llvm::Error verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions &options);
+
 /// softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu, then upstream GPU -> NVVM ->
-/// binary and host -> LLVM, then softmax-check-ptx.
+/// binary and host -> LLVM, then softmax-check-ptx. Expects options that
+/// verifySoftmaxToNVVMOptions accepts.
 void buildSoftmaxToNVVMPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
 /// Registers --softmax-to-nvvm and the pipeline's own passes.

@@ -4,15 +4,39 @@
 
 #include "softmax/Conversion/Passes.h"
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
+
+llvm::Error mlir::softmax::verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions &options) {
+  auto error = [](const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  if (!TargetInfo::forChip(options.chip))
+    return error("unknown chip '" + options.chip + "' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)");
+  StringRef format = options.format;
+  if (format != "isa" && format != "bin" && format != "fatbin")
+    return error("format must be isa (PTX), bin (cubin) or fatbin, got '" + format + "'");
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return error("opt-level must be 0, 1, 2 or 3, got " + Twine(options.optLevel));
+  SmallVector<StringRef> features;
+  StringRef(options.features).split(features, ',');
+  for (StringRef feature : features)
+    if (feature.size() < 2 || (feature.front() != '+' && feature.front() != '-'))
+      return error("features must be a comma-separated list of +feature or -feature (e.g. "
+                   "+ptx80), got '" + options.features + "'");
+  if (!options.ptxFile.empty() && format != "isa")
+    return error("ptx-file needs format=isa (with format=" + format + " there is no PTX to write)");
+  return llvm::Error::success();
+}
 
 void mlir::softmax::buildSoftmaxToNVVMPipeline(OpPassManager &pm,
                                                const SoftmaxToNVVMOptions &options) {
@@ -22,7 +46,9 @@ void mlir::softmax::buildSoftmaxToNVVMPipeline(OpPassManager &pm,
   strategy.registersPerThread = options.registersPerThread;
   strategy.threadsPerBlock = options.threadsPerBlock;
   pm.addNestedPass<func::FuncOp>(createSelectStrategyPass(strategy));
-  pm.addPass(createLowerToGPUPass());
+  LowerToGPUPassOptions lower;
+  lower.chip = options.chip;
+  pm.addPass(createLowerToGPUPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -41,9 +67,23 @@ void mlir::softmax::buildSoftmaxToNVVMPipeline(OpPassManager &pm,
 }
 
 void mlir::softmax::registerSoftmaxPipelines() {
-  PassPipelineRegistration<SoftmaxToNVVMOptions>(
+  // PassPipelineRegistration would build whatever the options say: check them first, so that a
+  // bad option fails the tool instead of a pass printing an error and exiting 0.
+  registerPassPipeline(
       "softmax-to-nvvm",
       "Compile softmax-dialect functions to GPU kernels (PTX or cubin) and LLVM host code",
-      buildSoftmaxToNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) -> LogicalResult {
+        SoftmaxToNVVMOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (llvm::Error error = verifySoftmaxToNVVMOptions(options))
+          return errorHandler("softmax-to-nvvm: " + llvm::toString(std::move(error)));
+        buildSoftmaxToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(SoftmaxToNVVMOptions());
+      });
   registerCheckPTXPass();
 }

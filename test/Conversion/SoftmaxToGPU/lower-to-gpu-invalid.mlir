@@ -46,3 +46,57 @@ func.func @returns_argument(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'func.return' op result 0 is not a softmax.fused result of its own (an argument, or a value returned twice): run softmax-fuse, which inserts the copy}}
   return %x : tensor<4x8xf32>
 }
+
+// -----
+
+module @outer {
+  module @inner {
+    func.func @nested(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      // expected-error @+1 {{'softmax.fused' op is not lowered by softmax-lower-to-gpu, which lowers the softmax ops of func.func functions directly in the top-level module; this one is inside 'func.func' in 'builtin.module' @inner}}
+      %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+      return %0 : tensor<4x8xf32>
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @device {
+    gpu.func @in_kernel(%x: tensor<4x8xf32>) kernel {
+      // expected-error @+1 {{'softmax.softmax' op is not lowered by softmax-lower-to-gpu, which lowers the softmax ops of func.func functions directly in the top-level module; this one is inside 'gpu.func' in 'gpu.module' @device}}
+      %0 = softmax.softmax %x : tensor<4x8xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// expected-error @+1 {{softmax-lower-to-gpu: function @no_softmax has tensors but no softmax op, and nothing lowers it (a returned argument becomes a softmax op in softmax-fuse)}}
+func.func @no_softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  return %x : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @tensor_in_body() {
+  // expected-error @+1 {{'tensor.empty' op on tensors is not supported by softmax-lower-to-gpu (function @tensor_in_body has no softmax op)}}
+  %0 = tensor.empty() : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{softmax-lower-to-gpu: the C interface of @f would be named '_mlir_ciface_f', but the module already has a symbol of that name}}
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+// expected-note @+1 {{that symbol}}
+func.func private @_mlir_ciface_f()
+
+// -----
+
+// expected-error @+1 {{softmax-lower-to-gpu: declaration @external has tensors in its signature, and nothing lowers it}}
+func.func private @external(tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -118,3 +118,91 @@ func.func @row_too_wide_for_shared(%x: tensor<4x60000xf32>) -> tensor<4x60000xf3
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_shared, lanes = 1024, rows = 1, vector = 4, chunks = 4>]} : tensor<4x60000xf32> -> tensor<4x60000xf32>
   return %0 : tensor<4x60000xf32>
 }
+
+// -----
+
+func.func @scale_by_f80(%x: tensor<4x8xf32>, %t: f80) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.scale_by<0> needs an f16, bf16, f32 or f64 scalar, got 'f80'}}
+  %0 = softmax.fused softmax %x (%t : f80) axis = 1 prologue [#softmax.scale_by<0>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @bias_f128(%x: tensor<4x8xf32>, %b: tensor<8xf128>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.bias<0> needs a tensor of f16, bf16 or f32 elements, got 'tensor<8xf128>'}}
+  %0 = softmax.fused softmax %x (%b : tensor<8xf128>) axis = 1 prologue [#softmax.bias<0>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @bias_f8(%x: tensor<4x8xf32>, %b: tensor<8xf8E5M2>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.bias<0> needs a tensor of f16, bf16 or f32 elements, got 'tensor<8xf8E5M2>'}}
+  %0 = softmax.fused softmax %x (%b : tensor<8xf8E5M2>) axis = 1 prologue [#softmax.bias<0>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scale_overflows_f32(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.scale<9.9999999999999994E+38> has a factor that is not finite in f32 (the kernels compute in f32, whose largest finite value is 3.40282347e+38)}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<1.0e39>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @fill_overflows_f32(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.mask<causal, fill = -9.9999999999999994E+38> has a fill value that is not finite in f32}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, fill = -1.0e39>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @offset_on_padding(%x: tensor<4x8xf32>, %l: tensor<4xi32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.mask<padding, operand = 0, offset = 3, fill = 0xFFF0000000000000>: 'offset' applies only to causal masks}}
+  %0 = softmax.fused softmax %x (%l : tensor<4xi32>) axis = 1 prologue [#softmax.mask<padding, operand = 0, offset = 3, fill = 0xFFF0000000000000>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @offset_on_tensor_mask(%x: tensor<4x8xf32>, %m: tensor<4x8xi1>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'offset' applies only to causal masks}}
+  %0 = softmax.fused softmax %x (%m : tensor<4x8xi1>) axis = 1 prologue [#softmax.mask<tensor, operand = 0, offset = -1, fill = 0xFFF0000000000000>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @operand_on_causal(%x: tensor<4x8xf32>, %m: tensor<4x8xi1>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op prologue step #softmax.mask<causal, operand = 0, fill = 0xFFF0000000000000>: a causal mask takes no operand, got operand = 0}}
+  %0 = softmax.fused softmax %x (%m : tensor<4x8xi1>) axis = 1 prologue [#softmax.mask<causal, operand = 0, fill = 0xFFF0000000000000>, #softmax.mask<tensor, operand = 0, fill = 0xFFF0000000000000>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @causal_offset_wraps(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op causal offset -9223372036854775808 is out of range: its magnitude must be below 2^62}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, offset = -9223372036854775808, fill = 0xFFF0000000000000>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @side_operand_encoding(%x: tensor<4x8xf32>, %b: tensor<8xf32, "enc">) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op operand #1 has a tensor encoding, which the softmax ops do not support (it would be dropped), got 'tensor<8xf32, "enc">'}}
+  %0 = softmax.fused softmax %x (%b : tensor<8xf32, "enc">) axis = 1 prologue [#softmax.bias<0>] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @strategies_entry_not_a_plan(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 1 must be a #softmax.strategy, got 7 : i64}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>, 7]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

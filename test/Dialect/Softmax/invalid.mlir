@@ -237,7 +237,7 @@ func.func @strategy_lanes() attributes {s = #softmax.strategy<row_registers, lan
 
 // -----
 
-// expected-error @+1 {{rows must be at least 1, got 0}}
+// expected-error @+1 {{rows must be in [1, 1024], got 0}}
 func.func @strategy_rows() attributes {s = #softmax.strategy<multi_row, lanes = 8, rows = 0, vector = 4, chunks = 1>} { return }
 
 // -----
@@ -288,3 +288,133 @@ func.func @syntax_error(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = softmax.softmax %x tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @unranked_custom_form(%x: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{custom op 'softmax.softmax' expects a ranked tensor type (the softmax ops work on ranked tensors), got 'tensor<*xf32>'}}
+  %0 = softmax.softmax %x : tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @encoding(%x: tensor<4x8xf32, "sparse">) -> tensor<4x8xf32, "sparse"> {
+  // expected-error @+1 {{'softmax.softmax' op operand #0 has a tensor encoding, which the softmax ops do not support (it would be dropped), got 'tensor<4x8xf32, "sparse">'}}
+  %0 = softmax.softmax %x : tensor<4x8xf32, "sparse">
+  return %0 : tensor<4x8xf32, "sparse">
+}
+
+// -----
+
+func.func @bias_encoding(%x: tensor<4x8xf32>, %b: tensor<8xf32, "enc">) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.add_bias' op operand #1 has a tensor encoding}}
+  %0 = softmax.add_bias %x, %b : tensor<4x8xf32>, tensor<8xf32, "enc">
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_width_too_large(%x: tensor<2x4611686018427387904xf32>) -> tensor<2x4611686018427387904xf32> {
+  // expected-error @+1 {{'softmax.softmax' op row width 4611686018427387904 is too large: a row holds fewer than 2^62 elements}}
+  %0 = softmax.softmax %x : tensor<2x4611686018427387904xf32>
+  return %0 : tensor<2x4611686018427387904xf32>
+}
+
+// -----
+
+func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  // expected-error @+1 {{'softmax.log_softmax' op tensor 'tensor<4294967296x4294967296xf32>' has 2^62 elements or more, more than the kernels index}}
+  %0 = softmax.log_softmax %x : tensor<4294967296x4294967296xf32>
+  return %0 : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+func.func @scale_rank_zero(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'softmax.scale' op expects a tensor of rank >= 1, got 'tensor<f32>'}}
+  %0 = softmax.scale %x by 2.0 : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @bias_rank_zero(%x: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'softmax.add_bias' op expects a tensor of rank >= 1, got 'tensor<f32>'}}
+  %0 = softmax.add_bias %x, %b : tensor<f32>, tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @cast_rank_zero(%x: tensor<f32>) -> tensor<bf16> {
+  // expected-error @+1 {{'softmax.cast' op expects a tensor of rank >= 1, got 'tensor<f32>'}}
+  %0 = softmax.cast %x : tensor<f32> to tensor<bf16>
+  return %0 : tensor<bf16>
+}
+
+// -----
+
+func.func @scale_by_f80(%x: tensor<4xf32>, %t: f80) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.scale' op scalar factor must be f16, bf16, f32 or f64, got 'f80'}}
+  %0 = softmax.scale %x by %t : tensor<4xf32>, f80
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scale_by_f128(%x: tensor<4xf32>, %t: f128) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.scale' op scalar factor must be f16, bf16, f32 or f64, got 'f128'}}
+  %0 = softmax.scale %x by %t : tensor<4xf32>, f128
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scale_by_f8(%x: tensor<4xf32>, %t: f8E4M3FN) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.scale' op scalar factor must be f16, bf16, f32 or f64, got 'f8E4M3FN'}}
+  %0 = softmax.scale %x by %t : tensor<4xf32>, f8E4M3FN
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scale_by_tf32(%x: tensor<4xf32>, %t: tf32) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.scale' op scalar factor must be f16, bf16, f32 or f64, got 'tf32'}}
+  %0 = softmax.scale %x by %t : tensor<4xf32>, tf32
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scale_overflows_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.scale' op constant factor 1.000000e+39 is not finite in f32 (the kernels compute in f32, whose largest finite value is 3.40282347e+38)}}
+  %0 = softmax.scale %x by 1.0e39 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @fill_overflows_f32(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'softmax.mask' op fill value -1.000000e+39 is not finite in f32 (the kernels compute in f32, whose largest finite value is 3.40282347e+38; write -inf for an infinite fill)}}
+  %0 = softmax.mask %x, causal fill = -1.0e39 : tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @causal_offset_wraps(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'softmax.mask' op causal offset 9223372036854775807 is out of range: its magnitude must be below 2^62}}
+  %0 = softmax.mask %x, causal offset = 9223372036854775807 : tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{rows must be in [1, 1024], got 2305843009213693952}}
+func.func @strategy_rows_overflow() attributes {s = #softmax.strategy<multi_row, lanes = 8, rows = 2305843009213693952, vector = 4, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{row_registers keeps vector * chunks = 512 values a thread in registers, at most 256}}
+func.func @strategy_too_many_values() attributes {s = #softmax.strategy<row_registers, lanes = 32, rows = 1, vector = 8, chunks = 64>} { return }

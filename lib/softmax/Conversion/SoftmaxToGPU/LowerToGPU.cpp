@@ -9,10 +9,14 @@
 #include "softmax/Conversion/Passes.h"
 
 #include "RowKernel.h"
+#include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_LOWERTOGPUPASS
@@ -27,6 +31,57 @@ namespace {
 constexpr StringLiteral kKernelModuleName = "softmax_kernels";
 
 bool isSoftmaxOp(Operation *op) { return isa<SoftmaxDialect>(op->getDialect()); }
+
+/// `name` made a PTX identifier ([A-Za-z_][A-Za-z0-9_]*: every other byte becomes `_`) and,
+/// with a `_<n>` suffix where needed, distinct from every symbol in `symbolTableOp`.
+std::string uniqueSymbolName(Operation *symbolTableOp, StringRef name) {
+  std::string base = name.str();
+  for (char &c : base)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (base.empty() || llvm::isDigit(base.front()))
+    base.insert(base.begin(), '_');
+  std::string candidate = base;
+  for (int64_t n = 0; SymbolTable::lookupSymbolIn(symbolTableOp, candidate); ++n)
+    candidate = base + "_" + std::to_string(n);
+  return candidate;
+}
+
+/// The name of a new kernel in `kernels`: `name` sanitized and uniqued (see uniqueSymbolName).
+std::string uniqueKernelName(gpu::GPUModuleOp kernels, StringRef name) {
+  return uniqueSymbolName(kernels, name);
+}
+
+/// Checks the plans of `op` against the limits of `target`: the block size, and for row_shared
+/// the dynamic shared memory the widest row it handles needs (the launch in lowerFused and the
+/// kernel in RowKernel.cpp lay it out as reduction slots, then the row as f32 rounded up to
+/// whole vectors).
+LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
+  for (auto [i, plan] : llvm::enumerate(op.getStrategiesAttr().getAsRange<StrategyAttr>())) {
+    if (plan.getBlockSize() > target.maxThreadsPerBlock)
+      return op.emitOpError() << "'strategies' entry " << i << " (" << plan
+                              << ") has blocks of " << plan.getBlockSize() << " threads, but "
+                              << target.chip << " allows at most " << target.maxThreadsPerBlock;
+    if (plan.getPlan() != KernelPlan::row_shared)
+      continue;
+    int64_t width = op.getRowWidth();
+    bool dynamic = ShapedType::isDynamic(width);
+    if (dynamic)
+      width = plan.getMaxWidth();
+    int64_t bytes = llvm::alignTo(width, plan.getVector()) * 4 +
+                    4 * getRowSharedReductionSlots(plan);
+    if (bytes > target.sharedMemoryPerBlock)
+      return op.emitOpError() << "'strategies' entry " << i << " (" << plan << ") needs "
+                              << bytes << " bytes of shared memory for "
+                              << (dynamic ? "the widest row it is dispatched (" : "a row of ")
+                              << width << (dynamic ? " elements)" : " elements") << ", but "
+                              << target.chip << " gives a block at most "
+                              << target.sharedMemoryPerBlock
+                              << "; use chunked_online (softmax-select-strategy chooses for the "
+                                 "chip given by its 'chip' option)";
+  }
+  return success();
+}
 
 /// The rows of `memref` (any rank >= 1, last dimension the row) as
 /// memref<?x?xT, strided<[?, 1], offset: ?>>.
@@ -169,7 +224,8 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     std::string name = base + "_" + stringifyKernelPlan(plan.getPlan()).str();
     if (plans.size() > 1)
       name += "_" + std::to_string(i);
-    kernelFuncs.push_back(buildRowKernel(builder, kernels, name, op, plan));
+    kernelFuncs.push_back(
+        buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op, plan));
   }
 
   // Nothing to do for an empty tensor (and a grid of zero blocks is a launch error).
@@ -287,15 +343,49 @@ LogicalResult FunctionLowering::run() {
 }
 
 struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    std::optional<TargetInfo> target = TargetInfo::forChip(chip);
+    if (!target) {
+      module.emitError() << "softmax-lower-to-gpu: unknown chip '" << chip
+                         << "' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)";
+      return signalPassFailure();
+    }
+    if (failed(checkReachable(module)))
+      return signalPassFailure();
+
     SmallVector<func::FuncOp> functions;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() &&
-          func.walk([](Operation *op) {
-                return isSoftmaxOp(op) ? WalkResult::interrupt() : WalkResult::advance();
-              }).wasInterrupted())
-        functions.push_back(func);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      bool hasSoftmaxOps = !func.isExternal() &&
+                           func.walk([](Operation *op) {
+                                 return isSoftmaxOp(op) ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
+                               }).wasInterrupted();
+      if (!hasSoftmaxOps) {
+        if (failed(checkNoTensors(func)))
+          return signalPassFailure();
+        continue;
+      }
+      std::string cInterface = ("_mlir_ciface_" + func.getSymName()).str();
+      if (Operation *clash = module.lookupSymbol(cInterface)) {
+        InFlightDiagnostic diag = func.emitError()
+                                  << "softmax-lower-to-gpu: the C interface of @"
+                                  << func.getSymName() << " would be named '" << cInterface
+                                  << "', but the module already has a symbol of that name";
+        diag.attachNote(clash->getLoc()) << "that symbol";
+        return signalPassFailure();
+      }
+      WalkResult limits = func.walk([&](FusedOp op) {
+        if (op.getStrategiesAttr() && failed(checkTargetLimits(op, *target)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (limits.wasInterrupted())
+        return signalPassFailure();
+      functions.push_back(func);
+    }
     if (functions.empty())
       return;
 
@@ -303,9 +393,9 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(context));
     OpBuilder builder(context);
     builder.setInsertionPointToEnd(module.getBody());
-    auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
-    if (!kernels)
-      kernels = gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName);
+    // A module of its own, whatever symbols the user's module already has.
+    auto kernels = gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                            uniqueSymbolName(module, kKernelModuleName));
 
     for (func::FuncOp func : functions) {
       if (func.getBody().getBlocks().size() != 1) {
@@ -315,6 +405,57 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
       if (failed(FunctionLowering(func, kernels).run()))
         return signalPassFailure();
     }
+  }
+
+private:
+  /// The pass lowers the softmax ops of the functions directly in `module`; any other would
+  /// be left behind and fail obscurely later.
+  static LogicalResult checkReachable(ModuleOp module) {
+    WalkResult result = module.walk([&](Operation *op) {
+      if (!isSoftmaxOp(op))
+        return WalkResult::advance();
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (func && func->getParentOp() == module)
+        return WalkResult::advance();
+      Operation *outer = op;
+      while (outer->getParentOp() != module)
+        outer = outer->getParentOp();
+      InFlightDiagnostic diag = op->emitOpError()
+                                << "is not lowered by softmax-lower-to-gpu, which lowers the "
+                                   "softmax ops of func.func functions directly in the "
+                                   "top-level module; this one is inside '"
+                                << op->getParentOp()->getName() << "'";
+      if (outer != op->getParentOp())
+        diag << " in '" << outer->getName() << "'";
+      if (auto symbol = dyn_cast<SymbolOpInterface>(outer))
+        diag << " @" << symbol.getName();
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// A function without softmax ops is left alone, unless it has tensors: nothing later in the
+  /// pipeline lowers those.
+  static LogicalResult checkNoTensors(func::FuncOp func) {
+    auto isTensor = llvm::IsaPred<TensorType>;
+    if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
+        llvm::any_of(func.getResultTypes(), isTensor)) {
+      if (func.isExternal())
+        return func.emitError() << "softmax-lower-to-gpu: declaration @" << func.getSymName()
+                                << " has tensors in its signature, and nothing lowers it";
+      return func.emitError() << "softmax-lower-to-gpu: function @" << func.getSymName()
+                              << " has tensors but no softmax op, and nothing lowers it (a "
+                                 "returned argument becomes a softmax op in softmax-fuse)";
+    }
+    WalkResult result = func.walk([&](Operation *op) {
+      if (llvm::none_of(op->getOperandTypes(), isTensor) &&
+          llvm::none_of(op->getResultTypes(), isTensor))
+        return WalkResult::advance();
+      op->emitOpError() << "on tensors is not supported by softmax-lower-to-gpu (function @"
+                        << func.getSymName() << " has no softmax op)";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
   }
 };
 

@@ -53,11 +53,12 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       online pass, keeping the row in dynamic shared memory so that the normalising pass reads
       it from there: one read, rows of up to 57856 elements, one row a block).
     - `lanes`: threads that share one row (a power of two, at most 1024).
-    - `rows`: rows per thread block; a block has `lanes * rows` threads, a multiple of 32.
+    - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
+      multiple of 32 and at most 1024.
     - `vector`: elements per memory access (1, 2, 4 or 8; 16 bytes is 4 f32 or 8 f16/bf16).
-    - `chunks`: accesses per thread per pass over a row segment. For the register plans each
-      thread holds `vector * chunks` values, so a row of up to `lanes * vector * chunks`
-      elements fits.
+    - `chunks`: accesses per thread per pass over a row segment (1 to 64). For the register
+      plans each thread holds `vector * chunks` values (at most 256), so a row of up to
+      `lanes * vector * chunks` elements fits.
 
     ```mlir
     #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>
@@ -85,6 +86,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
     /// block, less 1 KB for the reductions. Rows are held as f32.
     static constexpr int64_t kSharedRowBytes = 227 * 1024 - 1024;
+    /// Values a thread of a register plan may hold (vector * chunks): beyond this the kernel
+    /// spills whatever the register budget.
+    static constexpr int64_t kMaxValuesPerThread = 256;
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

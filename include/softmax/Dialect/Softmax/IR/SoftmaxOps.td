@@ -44,7 +44,8 @@ class Softmax_NormalizeOp<string mnemonic, string formula>
   );
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
-    $input (`axis` `=` $axis^)? (`masked_rows` `=` $masked_rows^)? attr-dict `:` type($input)
+    $input (`axis` `=` $axis^)? (`masked_rows` `=` $masked_rows^)? attr-dict `:`
+    custom<RankedTensor>(type($input))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -73,8 +74,9 @@ def Softmax_ScaleOp : Softmax_Op<"scale", [Pure, AllTypesMatch<["input", "result
   let summary = "multiply every element by a factor (a scale or an inverse temperature)";
   let description = [{
     `result = input * factor`, element-wise. The factor is either a constant (`by 0.125`) or a
-    scalar SSA value of a float type (`by %f : f32`), for instance the inverse of a sampling
-    temperature known only at run time. A constant factor must be finite.
+    scalar SSA value of type f16, bf16, f32 or f64 (`by %f : f32`), for instance the inverse of a
+    sampling temperature known only at run time. A constant factor must be finite in f32, the
+    type the kernels compute in (1.0e39 is rejected).
 
     `scale` by 1.0 folds away, and a chain of constant scales combines into one.
 
@@ -90,8 +92,8 @@ def Softmax_ScaleOp : Softmax_Op<"scale", [Pure, AllTypesMatch<["input", "result
   );
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `by` ($dynamic_factor^)? ($factor^)? attr-dict `:` type($input)
-    (`,` type($dynamic_factor)^)?
+    $input `by` ($dynamic_factor^)? ($factor^)? attr-dict `:`
+    custom<RankedTensor>(type($input)) (`,` type($dynamic_factor)^)?
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$input, "double":$factor)>,
@@ -122,7 +124,8 @@ def Softmax_AddBiasOp : Softmax_Op<"add_bias", [Pure, AllTypesMatch<["input", "r
   let arguments = (ins Softmax_FloatTensor:$input, Softmax_FloatTensor:$bias);
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `,` $bias attr-dict `:` type($input) `,` type($bias)
+    $input `,` $bias attr-dict `:` custom<RankedTensor>(type($input)) `,`
+    custom<RankedTensor>(type($bias))
   }];
   let hasVerifier = 1;
 }
@@ -135,7 +138,8 @@ def Softmax_MaskOp : Softmax_Op<"mask", [Pure, AllTypesMatch<["input", "result"]
   let summary = "replace the elements that a mask removes by a fill value";
   let description = [{
     `result[i] = removed(i) ? fill : input[i]`, with `fill` -inf by default, so that removed
-    elements get probability 0 in a following softmax. Indices are taken along `axis` (default
+    elements get probability 0 in a following softmax. A finite `fill` must be finite in f32
+    too (the kernels compute in f32; -1.0e39 would silently become -inf). Indices are taken along `axis` (default
     -1), the column axis of the softmax that follows. Three kinds of mask:
 
     - `padding %lengths`: per-row lengths; column `j` of a row is removed when
@@ -144,7 +148,8 @@ def Softmax_MaskOp : Softmax_Op<"mask", [Pure, AllTypesMatch<["input", "result"]
       the row shape, the input's shape without `axis` (e.g. `[B, H, S]` for `[B, H, S, S]`
       scores, or `[B, 1, 1]` for one length per sequence).
     - `causal`: column `j` of query `i` is removed when `j > i + offset`; the query index `i` is
-      the dimension just before `axis`, which must exist. `offset` defaults to 0.
+      the dimension just before `axis`, which must exist. `offset` defaults to 0; its magnitude
+      is below 2^62, so that `i + offset` cannot wrap. Only causal masks take an offset.
     - `tensor %mask`: an i1 tensor that broadcasts to the input's shape; `true` keeps an element,
       `false` removes it (torch's boolean attention-mask convention).
 
@@ -166,7 +171,8 @@ def Softmax_MaskOp : Softmax_Op<"mask", [Pure, AllTypesMatch<["input", "result"]
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $kind ($mask^)? (`offset` `=` $offset^)? (`axis` `=` $axis^)?
-    (`fill` `=` $fill^)? attr-dict `:` type($input) (`,` type($mask)^)?
+    (`fill` `=` $fill^)? attr-dict `:` custom<RankedTensor>(type($input))
+    (`,` type($mask)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -194,7 +200,10 @@ def Softmax_CastOp : Softmax_Op<"cast",
   }];
   let arguments = (ins Softmax_FloatTensor:$input);
   let results = (outs Softmax_FloatTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<RankedTensor>(type($input)) `to`
+    custom<RankedTensor>(type($result))
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -218,7 +227,9 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     3. `softmax` / `log_softmax` over the row, with the `masked_rows` policy, or nothing (`none`);
     4. the result stored in the result's element type (the fused epilogue cast).
 
-    Side operands are referenced by their index among `side_operands`.
+    Side operands are referenced by their index among `side_operands`. The steps obey the rules
+    of the ops they fuse, and a mask step carries only the fields its kind uses (an operand for
+    `padding` and `tensor`, an offset for `causal`).
 
     `strategies` (a list of `#softmax.strategy`) is set by `softmax-select-strategy` or by hand
     and obeyed by `softmax-lower-to-gpu`: each entry becomes a kernel, and the host code runs the
@@ -239,13 +250,15 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     I64Attr:$axis,
     ArrayAttr:$prologue,
     DefaultValuedAttr<Softmax_MaskedRows, "::mlir::softmax::MaskedRows::zero">:$masked_rows,
-    OptionalAttr<TypedArrayAttrBase<Softmax_StrategyAttr, "kernel plans">>:$strategies
+    // Checked entry by entry by the verifier, which names a bad entry's index.
+    OptionalAttr<ArrayAttr>:$strategies
   );
   let results = (outs Softmax_FloatTensor:$result);
   let assemblyFormat = [{
     $normalization $input (`(` $side_operands^ `:` type($side_operands) `)`)? `axis` `=` $axis
     `prologue` $prologue (`masked_rows` `=` $masked_rows^)?
-    attr-dict `:` type($input) `->` type($result)
+    attr-dict `:` custom<RankedTensor>(type($input)) `->`
+    custom<RankedTensor>(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -33,10 +33,11 @@ void SoftmaxDialect::initialize() {
 
 LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelPlan plan,
                                    int64_t lanes, int64_t rows, int64_t vector, int64_t chunks) {
+  // Each parameter is bounded before any product is formed, so nothing below overflows.
   if (lanes < 1 || lanes > 1024 || !llvm::isPowerOf2_64(lanes))
     return emitError() << "lanes must be a power of two in [1, 1024], got " << lanes;
-  if (rows < 1)
-    return emitError() << "rows must be at least 1, got " << rows;
+  if (rows < 1 || rows > 1024)
+    return emitError() << "rows must be in [1, 1024], got " << rows;
   if (lanes * rows > 1024 || (lanes * rows) % 32 != 0)
     return emitError() << "a block of lanes * rows = " << lanes * rows
                        << " threads must be a multiple of 32 and at most 1024";
@@ -44,6 +45,11 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector must be 1, 2, 4 or 8 elements, got " << vector;
   if (chunks < 1 || chunks > 64)
     return emitError() << "chunks must be in [1, 64], got " << chunks;
+  if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers) &&
+      vector * chunks > kMaxValuesPerThread)
+    return emitError() << stringifyKernelPlan(plan) << " keeps vector * chunks = "
+                       << vector * chunks << " values a thread in registers, at most "
+                       << kMaxValuesPerThread;
   switch (plan) {
   case KernelPlan::multi_row:
     if (lanes > 32)

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <string>
@@ -35,6 +36,46 @@ std::string formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
+/// Tensors hold fewer elements than this, and causal offsets are smaller in magnitude, so that
+/// the 64-bit index arithmetic of the kernels and host code (row * stride + column, row +
+/// offset) cannot wrap.
+constexpr int64_t kMaxElements = int64_t(1) << 62;
+
+/// The tensors of every op: no encoding (the lowering would drop it).
+LogicalResult verifyNoEncodings(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.getEncoding())
+      return success();
+    return op->emitOpError() << what << " #" << index << " has a tensor encoding, which the "
+                             << "softmax ops do not support (it would be dropped), got " << type;
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
+
+/// The input of every op: rank >= 1, fewer than 2^62 elements, no encodings anywhere.
+LogicalResult verifyInput(Operation *op, RankedTensorType type) {
+  if (failed(verifyNoEncodings(op)))
+    return failure();
+  if (type.getRank() == 0)
+    return op->emitOpError("expects a tensor of rank >= 1, got ") << type;
+  int64_t elements = 1;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (llvm::MulOverflow(elements, size, elements) || elements >= kMaxElements)
+      return op->emitOpError() << "tensor " << type
+                               << " has 2^62 elements or more, more than the kernels index";
+  }
+  return success();
+}
+
 LogicalResult verifyAxis(Operation *op, int64_t axis, RankedTensorType type) {
   int64_t rank = type.getRank();
   if (rank == 0)
@@ -42,8 +83,39 @@ LogicalResult verifyAxis(Operation *op, int64_t axis, RankedTensorType type) {
   if (axis < -rank || axis >= rank)
     return op->emitOpError() << "axis " << axis << " is out of range for a tensor of rank "
                              << rank << " (expected " << -rank << " <= axis < " << rank << ")";
+  int64_t width = type.getDimSize(normalizeAxis(axis, rank));
+  if (!ShapedType::isDynamic(width) && width >= kMaxElements)
+    return op->emitOpError() << "row width " << width
+                             << " is too large: a row holds fewer than 2^62 elements";
+  return verifyInput(op, type);
+}
+
+/// The kernels compute in f32: a constant finite as a double but not as a float (1.0e39) would
+/// silently become infinite.
+bool isFiniteInF32(APFloat value) {
+  bool losesInfo;
+  value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return value.isFinite();
+}
+
+/// Scalar factors the kernels read and widen or narrow to f32.
+bool isSupportedScalarType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+/// Element types of the float tensors the kernels read.
+bool isSupportedElementType(Type type) { return type.isF16() || type.isBF16() || type.isF32(); }
+
+LogicalResult verifyCausalOffset(Operation *op, int64_t offset) {
+  if (offset <= -kMaxElements || offset >= kMaxElements)
+    return op->emitOpError() << "causal offset " << offset
+                             << " is out of range: its magnitude must be below 2^62";
   return success();
 }
+
+/// Why a constant must fit f32, for the messages.
+constexpr StringLiteral kF32Range = "the kernels compute in f32, whose largest finite value is "
+                                    "3.40282347e+38";
 
 /// NumPy broadcasting: `from` aligns with the trailing dimensions of `to`, each dimension 1 or
 /// equal. A dynamic size on either side is accepted here; it must agree at run time.
@@ -98,7 +170,13 @@ LogicalResult ScaleOp::verify() {
                        "('by %f : tensor<...>, f32')");
   if (hasConstant && !std::isfinite(getFactorAttr().getValueAsDouble()))
     return emitOpError("constant factor must be finite, got ") << getFactorAttr().getValueAsDouble();
-  return success();
+  if (hasConstant && !isFiniteInF32(getFactorAttr().getValue()))
+    return emitOpError() << "constant factor " << getFactorAttr().getValueAsDouble()
+                         << " is not finite in f32 (" << kF32Range << ")";
+  if (hasOperand && !isSupportedScalarType(getDynamicFactor().getType()))
+    return emitOpError() << "scalar factor must be f16, bf16, f32 or f64, got "
+                         << getDynamicFactor().getType();
+  return verifyInput(*this, getInput().getType());
 }
 
 OpFoldResult ScaleOp::fold(FoldAdaptor) {
@@ -120,8 +198,8 @@ struct CombineConstantScales : OpRewritePattern<ScaleOp> {
       return rewriter.notifyMatchFailure(op, "the inner scale has other users");
     double product =
         op.getFactorAttr().getValueAsDouble() * inner.getFactorAttr().getValueAsDouble();
-    if (!std::isfinite(product))
-      return rewriter.notifyMatchFailure(op, "the combined factor overflows");
+    if (!std::isfinite(product) || !isFiniteInF32(APFloat(product)))
+      return rewriter.notifyMatchFailure(op, "the combined factor overflows f32");
     rewriter.replaceOpWithNewOp<ScaleOp>(op, inner.getInput(), product);
     return success();
   }
@@ -137,6 +215,8 @@ void ScaleOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRConte
 //===----------------------------------------------------------------------===//
 
 LogicalResult AddBiasOp::verify() {
+  if (failed(verifyInput(*this, getInput().getType())))
+    return failure();
   return verifyBroadcast(*this, "bias", getBias().getType().getShape(),
                          getInput().getType().getShape(), "input");
 }
@@ -151,8 +231,14 @@ LogicalResult MaskOp::verify() {
     return failure();
   if (getFill().isNaN())
     return emitOpError("fill value must not be NaN");
+  if (getFill().isFinite() && !isFiniteInF32(getFill()))
+    return emitOpError() << "fill value " << getFill().convertToDouble()
+                         << " is not finite in f32 (" << kF32Range
+                         << "; write -inf for an infinite fill)";
   if (getKind() != MaskKind::causal && getOffset() != 0)
     return emitOpError("'offset' applies only to causal masks");
+  if (failed(verifyCausalOffset(*this, getOffset())))
+    return failure();
 
   int64_t axis = getNormalizedAxis();
   auto maskType = getMask() ? cast<RankedTensorType>(getMask().getType()) : RankedTensorType();
@@ -198,6 +284,8 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
 }
 
 LogicalResult CastOp::verify() {
+  if (failed(verifyInput(*this, getInput().getType())))
+    return failure();
   if (getInput().getType().getShape() != getResult().getType().getShape())
     return emitOpError("changes the element type only, but the shapes differ: ")
            << getInput().getType() << " to " << getResult().getType();
@@ -249,9 +337,12 @@ LogicalResult FusedOp::verify() {
   };
 
   for (Attribute step : getPrologue()) {
-    if (isa<ScaleStepAttr>(step)) {
-      if (!cast<ScaleStepAttr>(step).getFactor().isFinite())
+    if (auto scale = dyn_cast<ScaleStepAttr>(step)) {
+      if (!scale.getFactor().isFinite())
         return emitOpError() << "prologue step " << step << " has a non-finite factor";
+      if (!isFiniteInF32(scale.getFactor()))
+        return emitOpError() << "prologue step " << step << " has a factor that is not finite "
+                             << "in f32 (" << kF32Range << ")";
     } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
       FailureOr<Value> value = operandAt(scaleBy.getOperand(), step);
       if (failed(value))
@@ -259,21 +350,38 @@ LogicalResult FusedOp::verify() {
       if (!isa<FloatType>(value->getType()))
         return emitOpError() << "prologue step " << step << " needs a float scalar operand, got "
                              << value->getType();
+      if (!isSupportedScalarType(value->getType()))
+        return emitOpError() << "prologue step " << step
+                             << " needs an f16, bf16, f32 or f64 scalar, got " << value->getType();
     } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
       FailureOr<RankedTensorType> t = tensorOperand(bias.getOperand(), step);
       if (failed(t) || failed(verifyBroadcast(*this, "bias", t->getShape(), type.getShape(),
                                               "input")))
         return failure();
-      if (!isa<FloatType>(t->getElementType()))
-        return emitOpError() << "prologue step " << step << " needs a float tensor, got " << *t;
+      if (!isSupportedElementType(t->getElementType()))
+        return emitOpError() << "prologue step " << step
+                             << " needs a tensor of f16, bf16 or f32 elements, got " << *t;
     } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
       if (mask.getFill().isNaN())
         return emitOpError() << "prologue step " << step << " has a NaN fill value";
+      if (mask.getFill().isFinite() && !isFiniteInF32(mask.getFill()))
+        return emitOpError() << "prologue step " << step << " has a fill value that is not "
+                             << "finite in f32 (" << kF32Range
+                             << "; write -inf for an infinite fill)";
       if (mask.getKind() == MaskKind::causal) {
         if (axis == 0)
           return emitOpError("a causal mask needs a query dimension before the column axis");
+        if (mask.getOperand() != -1)
+          return emitOpError() << "prologue step " << step
+                               << ": a causal mask takes no operand, got operand = "
+                               << mask.getOperand();
+        if (failed(verifyCausalOffset(*this, mask.getOffset())))
+          return failure();
         continue;
       }
+      if (mask.getOffset() != 0)
+        return emitOpError() << "prologue step " << step << ": 'offset' applies only to causal "
+                             << "masks";
       FailureOr<RankedTensorType> t = tensorOperand(mask.getOperand(), step);
       if (failed(t))
         return failure();
@@ -313,6 +421,18 @@ LogicalResult FusedOp::verifyStrategies() {
     return success();
   if (strategies.empty())
     return emitOpError("'strategies' must list at least one kernel plan");
+  // Each entry on its own: the parser verifies hand-written ones, but a pass building them
+  // with StrategyAttr::get does not.
+  for (auto [i, entry] : llvm::enumerate(strategies)) {
+    auto plan = dyn_cast<StrategyAttr>(entry);
+    if (!plan)
+      return emitOpError() << "'strategies' entry " << i << " must be a #softmax.strategy, got "
+                           << entry;
+    if (failed(StrategyAttr::verify(
+            [&] { return emitOpError() << "'strategies' entry " << i << " (" << plan << "): "; },
+            plan.getPlan(), plan.getLanes(), plan.getRows(), plan.getVector(), plan.getChunks())))
+      return failure();
+  }
   int64_t width = getRowWidth();
   auto plans = strategies.getAsRange<StrategyAttr>();
   if (ShapedType::isDynamic(width)) {
@@ -328,6 +448,27 @@ LogicalResult FusedOp::verifyStrategies() {
   // None fits: report against the last (widest) plan.
   return cast<StrategyAttr>(strategies[strategies.size() - 1])
       .verifyRowWidth([&] { return emitOpError(); }, width);
+}
+
+//===----------------------------------------------------------------------===//
+// custom<RankedTensor>: a tensor type in the custom forms
+//===----------------------------------------------------------------------===//
+
+/// Parses a type and rejects anything but a ranked tensor with a message that says so (ODS's
+/// own would say "invalid kind of type specified").
+static ParseResult parseRankedTensor(OpAsmParser &parser, Type &type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseType(type))
+    return failure();
+  if (!isa<RankedTensorType>(type))
+    return parser.emitError(loc) << "expects a ranked tensor type (the softmax ops work on "
+                                    "ranked tensors), got "
+                                 << type;
+  return success();
+}
+
+static void printRankedTensor(OpAsmPrinter &printer, Operation *, Type type) {
+  printer.printType(type);
 }
 
 #define GET_OP_CLASSES

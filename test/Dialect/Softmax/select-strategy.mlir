@@ -491,3 +491,14 @@ func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
   return %0 : tensor<64x1024xf32>
 }
 
+
+// -----
+
+// A zero-width row never launches (the host code skips empty tensors), but its plan is still a
+// valid one: one column, chunks >= 1.
+// CHECK-LABEL: func.func @zero_width
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 32, vector = 1, chunks = 1>]
+func.func @zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x0xf32> -> tensor<4x0xf32>
+  return %0 : tensor<4x0xf32>
+}

@@ -74,6 +74,9 @@ public:
     // Beyond the widest width the register plans were measured at, the rows go on chip.
     if (width > kWidestRegisterRow)
       return {};
+    // A zero-width row never launches (the host code skips empty tensors); plan it as one
+    // column so that the plan is valid.
+    width = std::max<int64_t>(width, 1);
     int64_t perThread = valuesPerThread(width, elementBytes, inputBytes);
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
@@ -216,7 +219,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         SmallVector<int64_t> tiers;
         for (int64_t tier = kSmallestTier; tier < limit; tier *= 2)
           tiers.push_back(tier);
-        tiers.push_back(limit);
+        if (limit > 0) // a budget too small for any register plan leaves none
+          tiers.push_back(limit);
         for (int64_t tier : tiers) {
           if (StrategyAttr plan = planner.registerPlan(tier, elementBytes, inputBytes, rowCount))
             if (plans.empty() || plans.back() != plan)

@@ -8,7 +8,7 @@ program; the runner checks against the float64 reference of the unfused program.
 parallel (compilation and the reference are CPU work) while `--gpu-lock` serialises the timed
 part, so the timings are not disturbed by other cases.
 
-    conformance.py --runner PATH [--jobs N] [--out DIR] [--memcheck] [--quick]
+    conformance.py --runner PATH [--jobs N] [--out DIR] [--memcheck [--tool T]] [--quick]
 
 Prints a table of failures and a summary last; writes every result to DIR/conformance.jsonl and
 a markdown report to DIR/conformance.md.
@@ -152,9 +152,10 @@ def cases(quick):
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
         for n in (1000, 1023, 127):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
+    yield from pipelined_cases()
 
 
-def run_case(case, runner, workdir, lock, memcheck, bench):
+def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
     tag = "".join(c if c.isalnum() else "_" for c in case["name"])
     src = os.path.join(workdir, tag + ".mlir")
     out = os.path.join(workdir, tag + ".json")
@@ -177,7 +178,7 @@ def run_case(case, runner, workdir, lock, memcheck, bench):
         cmd.append(f"--row-stride={case['stride']}")
     if memcheck:
         sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-        cmd = [sanitizer, "--tool", "memcheck", "--error-exitcode", "99"] + cmd
+        cmd = [sanitizer, "--tool", tool, "--error-exitcode", "99"] + cmd
     start = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     result = {"name": case["name"], "exit": proc.returncode, "seconds": round(time.time() - start, 2),
@@ -193,12 +194,32 @@ def run_case(case, runner, workdir, lock, memcheck, bench):
         result["max_abs_error"] = max(c["max_abs_error"] for c in checks)
         result["max_rel_error"] = max(c["max_rel_error"] for c in checks)
     if memcheck:
+        # memcheck, synccheck and initcheck end with "ERROR SUMMARY: N errors"; racecheck with
+        # "RACECHECK SUMMARY: N hazards displayed (N errors, N warnings)".
         summary = [l for l in proc.stdout.splitlines() + proc.stderr.splitlines()
-                   if "ERROR SUMMARY" in l]
+                   if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
         result["memcheck"] = summary[-1].strip() if summary else "no summary"
     if proc.returncode != 0:
         result["log"] = (proc.stdout + proc.stderr)[-2000:]
     return result
+
+
+def pipelined_cases():
+    """Row counts large enough that each block of a 16-bit register plan works through at least
+    two row groups (RowKernel.cpp buildBlockCount: per block = min(4, groups / 2112)), so the
+    prefetch of the next group and the reuse of the reductions' shared slots are exercised:
+    M = 4224 x rows a block of the plan the width gets."""
+    for dtype in ("bf16", "f16"):
+        for n, rows in ((32, 256), (1000, 8), (4096, 2), (16384, 1)):
+            m = 4224 * rows
+            yield dict(name=f"pipelined softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype,
+                       m=m, n=n)
+    yield dict(name="pipelined attention bf16 33792x1000", variant="attention", dtype="bf16",
+               m=33792, n=1000)
+    yield dict(name="pipelined padding bf16 8448x4096", variant="padding", dtype="bf16",
+               m=8448, n=4096)
+    yield dict(name="pipelined log_softmax f16 8448x4096 stride 4100", variant="log_softmax",
+               dtype="f16", m=8448, n=4096, stride=4100)
 
 
 def memcheck_cases():
@@ -226,21 +247,34 @@ def main():
     parser.add_argument("--jobs", type=int, default=min(12, os.cpu_count() or 4))
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--memcheck", action="store_true", help="the compute-sanitizer subset")
+    parser.add_argument("--tool", default="memcheck",
+                        help="with --memcheck: the compute-sanitizer tool (memcheck, racecheck, "
+                             "synccheck, initcheck)")
     parser.add_argument("--quick", action="store_true", help="fewer widths")
+    parser.add_argument("--pipelined", action="store_true",
+                        help="only the row counts that pipeline the 16-bit register plans (with "
+                             "--memcheck: under the sanitizer, one case)")
     parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="softmax-conformance-")
     lock = os.path.join(workdir, "gpu.lock")
-    selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
-    kind = "memcheck" if args.memcheck else "conformance"
+    if args.pipelined:
+        selected = list(pipelined_cases())
+        if args.memcheck:
+            selected = [dict(selected[2], name=selected[2]["name"] + " " + args.tool)]
+    else:
+        selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
+    kind = args.tool if args.memcheck else "conformance"
+    if args.pipelined:
+        kind += "-pipelined"
     print(f"{kind}: {len(selected)} cases, {args.jobs} at a time", flush=True)
     start = time.time()
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_case, c, args.runner, workdir, lock, args.memcheck,
-                               not args.memcheck) for c in selected]
+                               not args.memcheck, args.tool) for c in selected]
         for future in concurrent.futures.as_completed(futures):
             results.append(future.result())
     order = {c["name"]: i for i, c in enumerate(selected)}
@@ -253,7 +287,8 @@ def main():
     passed = [r for r in results if r["exit"] == 0]
     failed = [r for r in results if r["exit"] != 0]
     if args.memcheck:
-        clean = [r for r in results if r.get("memcheck", "").endswith("0 errors")]
+        clean = [r for r in results if r.get("memcheck", "").endswith(" 0 errors") or
+                 "(0 errors, 0 warnings)" in r.get("memcheck", "")]
     with open(os.path.join(args.out, f"{kind}.md"), "w") as f:
         f.write(f"| case | result | max abs err | max rel err | median us | GB/s | x copy |\n")
         f.write("|---|---|---|---|---|---|---|\n")
@@ -268,7 +303,7 @@ def main():
         print(f"FAIL {r['name']} (exit {r['exit']}): {r.get('command')}")
         print("   " + r.get("log", "").strip().replace("\n", "\n   ")[-800:])
     print(f"\n{kind} finished in {time.time() - start:.0f} s")
-    print(f"{'cases':>8} {'passed':>8} {'failed':>8}" + (f" {'memcheck clean':>15}" if args.memcheck else ""))
+    print(f"{'cases':>8} {'passed':>8} {'failed':>8}" + (f" {args.tool + ' clean':>15}" if args.memcheck else ""))
     print(f"{len(results):>8} {len(passed):>8} {len(failed):>8}" +
           (f" {len(clean):>15}" if args.memcheck else ""))
     ok = not failed and (not args.memcheck or len(clean) == len(results))

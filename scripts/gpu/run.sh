@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|bandwidth|sweep|compare|probe]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|probe]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -122,6 +122,25 @@ memcheck() {
     --jsonl-dir "$logs" || failures=$((failures + 1))
 }
 
+# The row counts that pipeline the 16-bit register plans (several row groups a block), checked,
+# and racecheck on one of them (the reductions' shared slots reused group after group).
+pipelined() {
+  python3 "$root/scripts/gpu/conformance.py" --pipelined --jobs 6 --runner "$run" --out "$out" \
+    --jsonl-dir "$logs" || failures=$((failures + 1))
+  python3 "$root/scripts/gpu/conformance.py" --pipelined --memcheck --tool racecheck --jobs 1 \
+    --runner "$run" --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+}
+
+# The other compute-sanitizer tools on the same subset: shared-memory races (the reductions'
+# slots, reused by each row group of a block), barriers, reads of uninitialised memory.
+racecheck() { sanitizer_tool racecheck; }
+synccheck() { sanitizer_tool synccheck; }
+initcheck() { sanitizer_tool initcheck; }
+sanitizer_tool() {
+  python3 "$root/scripts/gpu/conformance.py" --memcheck --tool "$1" --jobs 8 --runner "$run" \
+    --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+}
+
 # Hand-written plans side by side: the numbers behind the thresholds (docs/strategies.md).
 sweep() {
   python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs"
@@ -148,7 +167,7 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, bandwidth, sweep, compare, probe)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, probe)" >&2
     exit 2
   fi
   "$mode"

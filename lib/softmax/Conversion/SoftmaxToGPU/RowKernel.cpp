@@ -250,7 +250,7 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
-  Value groupBegin, groupEnd; ///< this block's row groups
+  Value blockId, groupBegin, groupEnd; ///< this block's row groups
   Value lastRow, lastColumn;
   /// Where a thread's accesses fall in its row, for the body being emitted.
   struct Layout {
@@ -741,6 +741,9 @@ SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw) {
 }
 
 void KernelEmitter::forEachRowGroup(function_ref<void(Value group)> body) {
+  // A kernel that is not pipelined gets one group a block (buildBlockCount): no loop to carry.
+  if (!isPipelined(op, plan))
+    return body(blockId);
   auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -928,7 +931,8 @@ void KernelEmitter::emit() {
   Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
   Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
-  groupBegin = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), perBlock);
+  blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  groupBegin = mul(blockId, perBlock);
   groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
   if (plan.getPlan() == KernelPlan::row_shared) {
     // Dynamic shared memory holds both the reduction slots and, after them, the row. One

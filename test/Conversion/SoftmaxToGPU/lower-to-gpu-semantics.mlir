@@ -1,0 +1,111 @@
+// The arithmetic the kernels compute, pinned op by op (each CHECK block is one rule a one-line
+// bug in RowKernel.cpp would break; scripts/mutations.txt lists such bugs): the masks' compares
+// and their read limits, the scale and bias steps, log_softmax's normalisation, and the online
+// pass's rescaling and (max, sum) butterfly.
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu,canonicalize)' --split-input-file | FileCheck %s
+
+// A causal mask with offset 3 after a scale by 0.5: row i (of its 8 x 256 matrix) keeps columns
+// j <= i + 3, so it reads min(256, i + 4) columns; a read element is scaled, then removed
+// (-inf) when j > i + 3.
+// CHECK-LABEL: gpu.func @causal_0_multi_row
+// CHECK-DAG: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %arg3 : index
+// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3 : index
+// CHECK-NEXT: %[[KEPT:.+]] = arith.addi %[[I]], %c4 : index
+// CHECK-NEXT: %[[K0:.+]] = arith.maxsi %[[KEPT]], %c0 : index
+// CHECK-NEXT: %[[K1:.+]] = arith.minsi %[[K0]], %c256 : index
+// CHECK-NEXT: arith.select %{{.+}}, %[[K1]], %c0 : index
+// CHECK: vector.load
+// CHECK: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
+// CHECK-NEXT: %[[REMOVED:.+]] = arith.cmpi sgt, %[[COL:.+]], %[[DIAG]] : index
+// CHECK-NEXT: arith.select %[[REMOVED]], %[[NEGINF]], %[[SCALED]] : f32
+func.func @causal(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
+  %s = softmax.scale %x by 0.5 : tensor<64x8x256xf32>
+  %m = softmax.mask %s, causal offset = 3 : tensor<64x8x256xf32>
+  %p = softmax.softmax %m : tensor<64x8x256xf32>
+  return %p : tensor<64x8x256xf32>
+}
+
+// -----
+
+// A padding mask: a row reads min(256, max(length, 0)) columns and removes j >= length.
+// CHECK-LABEL: gpu.func @padding_0_multi_row
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[L32:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[LEN:.+]] = arith.index_cast %[[L32]] : i32 to index
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0 : index
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256 : index
+// CHECK-NEXT: arith.select %{{.+}}, %[[L1]], %c0 : index
+// CHECK: vector.load
+// CHECK: %[[REMOVED:.+]] = arith.cmpi sge, %{{.+}}, %[[LEN]] : index
+// CHECK-NEXT: arith.select %[[REMOVED]], %[[NEGINF]], %{{.+}} : f32
+func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
+  %m = softmax.mask %x, padding %len : tensor<64x256xf32>, tensor<64xi32>
+  %p = softmax.softmax %m : tensor<64x256xf32>
+  return %p : tensor<64x256xf32>
+}
+
+// -----
+
+// A boolean mask keeps the elements where it is true (clamped indices: lanes past the row never
+// read out of bounds).
+// CHECK-LABEL: gpu.func @boolean_0_multi_row
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: vector.load
+// CHECK: %[[C:.+]] = arith.minsi %{{.+}}, %c255 : index
+// CHECK-NEXT: %[[KEEP:.+]] = memref.load %arg2[%{{.+}}, %[[C]]] : memref<64x256xi1, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: arith.select %[[KEEP]], %{{.+}}, %[[NEGINF]] : f32
+func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<64x256xf32> {
+  %m = softmax.mask %x, tensor %keep : tensor<64x256xf32>, tensor<64x256xi1>
+  %p = softmax.softmax %m : tensor<64x256xf32>
+  return %p : tensor<64x256xf32>
+}
+
+// -----
+
+// A bias is added (bias[j], j clamped); log_softmax is (x - max) - ln(sum), ln(sum) = lg2(sum) * ln 2,
+// and a row of -inf takes the zero policy through ln(sum) = 0 (its x - max stays -inf).
+// CHECK-LABEL: gpu.func @logsm_0_multi_row
+// CHECK-DAG: %[[LN2:.+]] = arith.constant 0.693147182 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: vector.load
+// CHECK: %[[B:.+]] = memref.load %arg2[%{{.+}}] : memref<256xf32, strided<[1], offset: ?>>
+// CHECK-NEXT: arith.addf %{{.+}}, %[[B]] : f32
+// After the max's and the sum's butterflies:
+// CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK: %[[ALLNEG:.+]] = arith.cmpf oeq, %[[MAX:.+]], %[[NEGINF]] : f32
+// CHECK-NEXT: %[[MAXSAFE:.+]] = arith.select %[[ALLNEG]], %[[ZERO]], %[[MAX]] : f32
+// CHECK-NEXT: %[[LG:.+]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[SUM:.+]]) : (f32) -> f32
+// CHECK-NEXT: %[[LN:.+]] = arith.mulf %[[LG]], %[[LN2]] : f32
+// CHECK-NEXT: %[[LOGSUM:.+]] = arith.select %[[ALLNEG]], %[[ZERO]], %[[LN]] : f32
+// CHECK-NEXT: %[[SHIFTED:.+]] = arith.subf %{{.+}}, %[[MAXSAFE]] : f32
+// CHECK-NEXT: arith.subf %[[SHIFTED]], %[[LOGSUM]] : f32
+func.func @logsm(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %c = softmax.add_bias %x, %b : tensor<64x256xf32>, tensor<256xf32>
+  %p = softmax.log_softmax %c : tensor<64x256xf32>
+  return %p : tensor<64x256xf32>
+}
+
+// -----
+
+// The online pass: each span's new max m' = max(m, values); the running sum is rescaled to it,
+// s * 2^((m - m') log2 e), before the span's exps are added. Then the (max, sum) pairs of the
+// row's 128 lanes meet in a butterfly starting at xor 16 (width 32).
+// CHECK-LABEL: gpu.func @chunked_0_chunked_online
+// CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%[[M:.+]] = %{{.+}}, %[[S:.+]] = %{{.+}}) -> (f32, f32)
+// CHECK: %[[SAFE:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[M]], %[[SAFE]] : f32
+// CHECK-NEXT: %[[DL:.+]] = arith.mulf %[[D]], %[[LOG2E]] : f32
+// CHECK-NEXT: %[[F:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[DL]])
+// CHECK-NEXT: arith.mulf %[[S]], %[[F]] : f32
+// CHECK: scf.yield
+// CHECK: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
+// CHECK-NEXT: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
+func.func @chunked(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 128, rows = 1, vector = 4, chunks = 2>]} : tensor<64x1000xf32> -> tensor<64x1000xf32>
+  return %y : tensor<64x1000xf32>
+}

@@ -99,7 +99,9 @@
 // CHECK: %[[SHIFT:.+]] = arith.subf %{{.+}}, %[[MAXSAFE]] : f32
 // CHECK: %[[SCALED:.+]] = arith.mulf %[[SHIFT]], %[[LOG2E]] : f32
 // CHECK: %[[E0:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[SCALED]])
-// The sum: the same butterfly and a second shared buffer (slots 8..15).
+// The sum: the thread's exps added as a tree (and nothing else: no 1 added), then the same
+// butterfly and a second shared buffer (slots 8..15).
+// CHECK-NOT: arith.addf %{{.+}}, %[[ONE]] : f32
 // CHECK: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // CHECK: arith.addi %{{.+}}, %c8 : index

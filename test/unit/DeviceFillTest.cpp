@@ -9,6 +9,8 @@
 #include "softmax/Runtime/DeviceFill.h"
 #include "softmax/Runtime/MgpuRuntime.h"
 
+#include "HaveGpu.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,16 +96,7 @@ TEST(DeviceFillTwin, PtxNamesItsKernels) {
   EXPECT_NE(ptx.find(".entry softmax_fill_mask("), std::string::npos);
 }
 
-bool haveGpu() {
-  static bool loaded = [] {
-    llvm::Error error = CudaDriver::get().load();
-    if (!error)
-      return true;
-    llvm::consumeError(std::move(error));
-    return false;
-  }();
-  return loaded;
-}
+using softmax::test::haveGpu;
 
 /// Fills a strided buffer of `rows` x `width` (rows `stride` apart, padding 0xAB) with `fill` and
 /// returns its bytes.

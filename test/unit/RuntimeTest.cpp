@@ -10,6 +10,8 @@
 #include "softmax/Runtime/CudaDriver.h"
 #include "softmax/Runtime/MgpuRuntime.h"
 
+#include "HaveGpu.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,17 +24,7 @@ using namespace softmax::runtime;
 
 namespace {
 
-/// The driver's load outcome, computed once (load() is idempotent anyway).
-bool haveGpu() {
-  static bool loaded = [] {
-    llvm::Error error = CudaDriver::get().load();
-    if (!error)
-      return true;
-    llvm::consumeError(std::move(error));
-    return false;
-  }();
-  return loaded;
-}
+using softmax::test::haveGpu;
 
 /// The first recorded runtime error's message, or "" when there is none; clears it.
 std::string takeErrorMessage() {

@@ -166,7 +166,21 @@ private:
   void setLayout(int64_t vectorSize, int64_t chunkCount);
 
   // Per element.
-  Value applyPrologue(Value value, Value column);
+  /// The prologue at `column`. The limiting masks (those whose removed lanes are never read,
+  /// see emitKernelContext) are left out: callers read only columns before `limit`, or clip a
+  /// vector that crosses it (prologueVector). `sideElement(step)`, when given, supplies a bias
+  /// step's element already loaded (null: load it here).
+  Value applyPrologue(Value value, Value column,
+                      function_ref<Value(size_t step)> sideElement = nullptr);
+  /// Whether prologue step `i` is a limiting mask, applied through `limit` instead.
+  bool isLimitingStep(size_t i);
+  /// A read vector's f32 values from `element(v)` (its storage values widened): the prologue,
+  /// with bias operands loaded a vector at a time, and -inf at columns past `limit`, which only
+  /// a vector crossing it (one a row at most) compares.
+  Value prologueVector(Value column0, function_ref<Value(int64_t v)> element);
+  /// Whether bias step `i`'s operand is read a vector at a time (its last dimension is the
+  /// row's, not a broadcast); vectorsApply checks such operands are aligned like the input.
+  bool isVectorBias(size_t i);
   /// The first column of this thread's chunk `c` of the span starting at `base` columns past
   /// the head.
   Value vectorColumn(Value base, int64_t c);
@@ -183,6 +197,24 @@ private:
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  /// Whether chunk `c` (of the span at column 0 past the head) is read.
+  Value isRead(int64_t c) {
+    return cmpi(arith::CmpIPredicate::slt, vectorColumn(index(0), c), layout.loadEnd);
+  }
+  /// `then` yields values of `types` when `cond` holds, `otherwise` else.
+  SmallVector<Value> ifElseValues(Value cond, TypeRange types,
+                                  function_ref<SmallVector<Value>()> then,
+                                  function_ref<SmallVector<Value>()> otherwise);
+  SmallVector<Value> extractAll(Value vectorValue, int64_t size) {
+    SmallVector<Value> out;
+    for (int64_t v = 0; v < size; ++v)
+      out.push_back(vector::ExtractOp::create(b, loc, vectorValue, v));
+    return out;
+  }
+  Value packF32(ArrayRef<Value> values) {
+    auto type = VectorType::get({static_cast<int64_t>(values.size())}, f32);
+    return vector::FromElementsOp::create(b, loc, type, values);
+  }
   /// Combines `values` pairwise (a tree: independent operations in flight, not a chain).
   Value combineAll(SmallVector<Value> values, bool isMax) {
     while (values.size() > 1) {
@@ -290,6 +322,18 @@ Value KernelEmitter::ifElse(Value cond, Type type, function_ref<Value()> then,
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   scf::YieldOp::create(b, loc, otherwise());
   return ifOp.getResult(0);
+}
+
+SmallVector<Value> KernelEmitter::ifElseValues(Value cond, TypeRange types,
+                                               function_ref<SmallVector<Value>()> then,
+                                               function_ref<SmallVector<Value>()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise());
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
@@ -408,7 +452,32 @@ Value KernelEmitter::vectorsApply() {
   auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
   Value ok = andi(isPointerAligned(in, inType, vector), isPointerAligned(out, outType, vector));
   ok = andi(ok, sameResidue(inMeta.getOffset(), outMeta.getOffset()));
-  return andi(ok, sameResidue(inMeta.getStrides()[0], outMeta.getStrides()[0]));
+  ok = andi(ok, sameResidue(inMeta.getStrides()[0], outMeta.getStrides()[0]));
+  // A bias along the row is read a vector at a time at the input's vector columns: its rows must
+  // start on the same residue as every input row (the input's row stride and the bias's strides
+  // multiples of a vector, the offsets equal modulo one) and its pointer be aligned. A dynamic
+  // last dimension of 1 at run time broadcasts: that takes the scalar loop too.
+  for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    if (!isVectorBias(i))
+      continue;
+    Value bias = side[cast<BiasStepAttr>(step).getOperand()];
+    auto type = cast<MemRefType>(bias.getType());
+    int64_t biasRank = type.getRank();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, bias);
+    int64_t bytes =
+        std::min<int64_t>(16, vector * type.getElementType().getIntOrFloatBitWidth() / 8);
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias);
+    ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
+                       arith::RemUIOp::create(b, loc, pointer, index(bytes)), index(0)));
+    ok = andi(ok, sameResidue(inMeta.getOffset(), meta.getOffset()));
+    ok = andi(ok, sameResidue(inMeta.getStrides()[0], index(0)));
+    for (int64_t d = 0; d + 1 < biasRank; ++d)
+      if (type.getDimSize(d) != 1)
+        ok = andi(ok, sameResidue(meta.getStrides()[d], index(0)));
+    if (ShapedType::isDynamic(type.getShape().back()))
+      ok = andi(ok, cmpi(arith::CmpIPredicate::ne, meta.getSizes().back(), index(1)));
+  }
+  return ok;
 }
 
 void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
@@ -485,16 +554,37 @@ SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column
   return idx;
 }
 
-Value KernelEmitter::applyPrologue(Value value, Value column) {
+bool KernelEmitter::isLimitingStep(size_t i) {
+  if (!skipRemoved || i < *firstLimitingMask)
+    return false;
+  auto mask = dyn_cast<MaskStepAttr>(op.getPrologue().getValue()[i]);
+  return mask && mask.getKind() != MaskKind::tensor;
+}
+
+bool KernelEmitter::isVectorBias(size_t i) {
+  auto bias = dyn_cast<BiasStepAttr>(op.getPrologue().getValue()[i]);
+  if (!bias)
+    return false;
+  auto type = cast<MemRefType>(side[bias.getOperand()].getType());
+  return type.getShape().back() != 1;
+}
+
+Value KernelEmitter::applyPrologue(Value value, Value column,
+                                   function_ref<Value(size_t step)> sideElement) {
   for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    if (isLimitingStep(i))
+      continue;
     if (auto scale = dyn_cast<ScaleStepAttr>(step)) {
       value = arith::MulFOp::create(b, loc, value, f32Const(scale.getFactor().convertToDouble()));
     } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
       value = arith::MulFOp::create(b, loc, value, scalarFactors[scaleBy.getOperand()]);
     } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
-      Value memref = side[bias.getOperand()];
-      Value element = memref::LoadOp::create(b, loc, memref,
-                                             broadcastIndices(memref, column, /*toRow=*/false));
+      Value element = sideElement ? sideElement(i) : Value();
+      if (!element) {
+        Value memref = side[bias.getOperand()];
+        element = memref::LoadOp::create(b, loc, memref,
+                                         broadcastIndices(memref, column, /*toRow=*/false));
+      }
       value = arith::AddFOp::create(b, loc, value, toF32(element));
     } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
       Value removed;
@@ -523,37 +613,74 @@ Value KernelEmitter::applyPrologue(Value value, Value column) {
   return value;
 }
 
+Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)> element) {
+  int64_t vector = layout.vector;
+  // Bias operands along the row: one vector load each (vectorsApply checked their alignment);
+  // a bias broadcast along the row: one scalar load for the whole vector.
+  DenseMap<size_t, SmallVector<Value>> biasElements;
+  for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    auto bias = dyn_cast<BiasStepAttr>(step);
+    if (!bias)
+      continue;
+    Value memref = side[bias.getOperand()];
+    SmallVector<Value> idx = broadcastIndices(memref, column0, /*toRow=*/false);
+    if (!isVectorBias(i)) {
+      biasElements[i].assign(vector, memref::LoadOp::create(b, loc, memref, idx));
+      continue;
+    }
+    Type elementType = cast<MemRefType>(memref.getType()).getElementType();
+    int64_t bytes = std::min<int64_t>(16, vector * elementType.getIntOrFloatBitWidth() / 8);
+    Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType), memref,
+                                          idx, /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    biasElements[i] = extractAll(loaded, vector);
+  }
+  auto build = [&](bool clip) {
+    SmallVector<Value> elements;
+    for (int64_t v = 0; v < vector; ++v) {
+      Value column = add(column0, index(v));
+      Value x = applyPrologue(element(v), column, [&](size_t step) -> Value {
+        auto it = biasElements.find(step);
+        return it == biasElements.end() ? Value() : it->second[v];
+      });
+      if (clip)
+        x = select(cmpi(arith::CmpIPredicate::slt, column, limit), x, negInf());
+      elements.push_back(x);
+    }
+    return packF32(elements);
+  };
+  if (!skipRemoved)
+    return build(/*clip=*/false);
+  // A masked row reads columns [0, limit): every vector wholly before the limit skips the
+  // masks' per-column compares.
+  return ifElse(
+      cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), limit),
+      VectorType::get({vector}, f32), [&] { return build(/*clip=*/false); },
+      [&] { return build(/*clip=*/true); });
+}
+
 SmallVector<Value> KernelEmitter::loadVector(Value column0) {
   // One test a vector: it lies before the read limit (and so, on the vector grid, wholly inside
-  // the row) or it is not read. Columns of a read vector past a mask's limit are removed by the
-  // mask's own step of the prologue. For 16-bit types the kernel has ~16 instructions an
-  // element before it is issue-bound, so nothing else is spent per element.
+  // the row) or it is not read.
   int64_t vector = layout.vector;
   Type elementType = op.getInput().getType().getElementType();
   auto valuesType = VectorType::get({vector}, f32);
   Value values = ifElse(
       cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
       [&] {
-        SmallVector<Value> elements;
         if (vector == 1) {
           Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column0});
-          elements.push_back(applyPrologue(toF32(x), column0));
-        } else {
-          int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-          Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
-                                                in, ValueRange{row, column0},
-                                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-          for (int64_t v = 0; v < vector; ++v)
-            elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v)),
-                                             add(column0, index(v))));
+          return packF32({applyPrologue(toF32(x), column0)});
         }
-        return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+        int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+        Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType), in,
+                                              ValueRange{row, column0},
+                                              /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        return prologueVector(column0, [&](int64_t v) {
+          return toF32(vector::ExtractOp::create(b, loc, loaded, v));
+        });
       },
       [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
-  SmallVector<Value> result;
-  for (int64_t v = 0; v < vector; ++v)
-    result.push_back(vector::ExtractOp::create(b, loc, values, v));
-  return result;
+  return extractAll(values, vector);
 }
 
 void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
@@ -658,8 +785,10 @@ KernelEmitter::RowStats KernelEmitter::finishStats(Value max, Value sum) {
   bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
   Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
   stats.invSum = select(stats.masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
-  stats.logSum = select(stats.masked, policy,
-                        arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
+  // lg2 is an intrinsic call, which nothing removes when unused: emit it only where needed.
+  if (op.getNormalization() == Normalization::log_softmax)
+    stats.logSum = select(stats.masked, policy,
+                          arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
   return stats;
 }
 
@@ -718,12 +847,9 @@ SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw) {
     Value packed = ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
         [&] {
-          SmallVector<Value> elements;
-          for (int64_t v = 0; v < vector; ++v)
-            elements.push_back(
-                applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw[c], v)),
-                              add(column0, index(v))));
-          return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+          return prologueVector(column0, [&](int64_t v) {
+            return toF32(vector::ExtractOp::create(b, loc, raw[c], v));
+          });
         },
         [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
     values.emplace_back();
@@ -776,27 +902,78 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
   Normalization normalization = op.getNormalization();
   SmallVector<SmallVector<Value>> results = values;
+  int64_t vector = layout.vector;
+  auto vectorType = VectorType::get({vector}, f32);
+  // In a masked row (skipRemoved), chunks past the read limit hold -inf: their exps are 0 and
+  // their results one value for the whole row, so each chunk's arithmetic sits behind its read
+  // test (uniform over a vector; a causal row skips about half its work).
+  bool skipUnread = skipRemoved;
   if (normalization != Normalization::none) {
-    SmallVector<Value> all;
-    for (ArrayRef<Value> chunk : values)
-      llvm::append_range(all, chunk);
-    Value max = reduce(combineAll(all, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
+    SmallVector<Value> maxTerms;
+    for (int64_t c = 0; c < layout.chunks; ++c) {
+      if (skipUnread)
+        maxTerms.push_back(ifElse(
+            isRead(c), f32, [&] { return combineAll(values[c], /*isMax=*/true); },
+            [&] { return negInf(); }));
+      else
+        llvm::append_range(maxTerms, values[c]);
+    }
+    for (size_t i = layout.chunks; i < values.size(); ++i)
+      llvm::append_range(maxTerms, values[i]);
+    Value max = reduce(combineAll(maxTerms, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
     Value maxSafe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf()),
                            f32Const(0.0), max);
     SmallVector<SmallVector<Value>> exps;
-    SmallVector<Value> allExps;
-    for (ArrayRef<Value> chunk : values) {
-      exps.emplace_back();
-      for (Value v : chunk) {
-        exps.back().push_back(expShifted(v, maxSafe));
-        allExps.push_back(exps.back().back());
+    SmallVector<Value> sumTerms;
+    for (auto [c, chunk] : llvm::enumerate(values)) {
+      auto expsOf = [&, &chunk = chunk] {
+        SmallVector<Value> e;
+        for (Value v : chunk)
+          e.push_back(expShifted(v, maxSafe));
+        return e;
+      };
+      if (skipUnread && static_cast<int64_t>(c) < layout.chunks) {
+        SmallVector<Value> r = ifElseValues(
+            isRead(c), TypeRange{vectorType, f32},
+            [&] {
+              SmallVector<Value> e = expsOf();
+              return SmallVector<Value>{packF32(e), combineAll(e, /*isMax=*/false)};
+            },
+            [&] {
+              Value zeros = arith::ConstantOp::create(b, loc, vectorType,
+                                                      b.getZeroAttr(vectorType));
+              return SmallVector<Value>{zeros, f32Const(0.0)};
+            });
+        exps.push_back(extractAll(r[0], vector));
+        sumTerms.push_back(r[1]);
+      } else {
+        exps.push_back(expsOf());
+        llvm::append_range(sumTerms, exps.back());
       }
     }
-    Value sum = reduce(combineAll(allExps, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
+    Value sum = reduce(combineAll(sumTerms, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
     RowStats stats = finishStats(max, sum);
-    for (auto [c, chunk] : llvm::enumerate(values))
-      for (auto [v, value] : llvm::enumerate(chunk))
-        results[c][v] = normalize(value, exps[c][v], stats);
+    Value unreadResult =
+        skipUnread ? normalize(negInf(), f32Const(0.0), stats) : Value();
+    for (auto [c, chunk] : llvm::enumerate(values)) {
+      auto normalizeChunk = [&, c = c, &chunk = chunk] {
+        SmallVector<Value> r;
+        for (auto [v, value] : llvm::enumerate(chunk))
+          r.push_back(normalize(value, exps[c][v], stats));
+        return r;
+      };
+      if (skipUnread && static_cast<int64_t>(c) < layout.chunks)
+        results[c] = extractAll(
+            ifElse(
+                isRead(c), vectorType, [&] { return packF32(normalizeChunk()); },
+                [&] {
+                  return vector::BroadcastOp::create(b, loc, vectorType, unreadResult)
+                      .getResult();
+                }),
+            vector);
+      else
+        results[c] = normalizeChunk();
+    }
   }
   for (int64_t c = 0; c < layout.chunks; ++c)
     storeVector(vectorColumn(index(0), c), results[c]);

@@ -1,7 +1,8 @@
 //===- Pipelines.h - The softmax-to-nvvm pipeline ---------------*- C++ -*-===//
 //
-// One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the C++/C API and
-// the tests, so that all of them compile exactly the same way.
+// One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the tests and C++
+// embedders (SoftmaxCompiler::Pipelines, docs/embedding.md), so that all of them compile exactly
+// the same way. There is no C API.
 //
 //===----------------------------------------------------------------------===//
 

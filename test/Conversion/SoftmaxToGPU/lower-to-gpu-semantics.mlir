@@ -10,14 +10,23 @@
 // CHECK-LABEL: gpu.func @causal_0_multi_row
 // CHECK-DAG: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %arg3 : index
-// CHECK-NEXT: %[[KEPT:.+]] = arith.addi %[[I]], %c4 : index
-// CHECK-NEXT: %[[K0:.+]] = arith.maxsi %[[KEPT]], %c0 : index
-// CHECK-NEXT: %[[K1:.+]] = arith.minsi %[[K0]], %c256 : index
-// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[K1]], %c0 : index
-// CHECK: vector.load %arg0[%{{.+}}, %[[COL0:[0-9]+]]]
-// CHECK-NEXT: %[[END:.+]] = arith.addi %[[COL0]], %c4 : index
-// CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi sle, %[[END]], %[[LIMIT]] : index
+// (The kernel's first variant: rows on vector boundaries, i32 arithmetic.) The diagonal
+// i + 3 is clamped to [-1, 256] (the same removals within the row).
+// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
+// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
+// CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
+// CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
+// CHECK-NEXT: %[[KEPT:.+]] = arith.addi %[[D1]], %c1_i32 : i32
+// CHECK-NEXT: %[[K0:.+]] = arith.maxsi %[[KEPT]], %c0_i32 : i32
+// CHECK-NEXT: %[[K1:.+]] = arith.minsi %[[K0]], %c256_i32 : i32
+// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[K1]], %c0_i32 : i32
+// CHECK-NEXT: %[[COL0:.+]] = arith.muli %{{.+}}, %c4_i32 : i32
+// CHECK-NEXT: %[[READ:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : i32
+// CHECK-NEXT: scf.if %[[READ]] -> (vector<4xf32>) {
+// CHECK: vector.load %arg0
+// CHECK-NEXT: %[[END:.+]] = arith.addi %[[COL0]], %c4_i32 : i32
+// CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi sle, %[[END]], %[[LIMIT]] : i32
 // CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
 // CHECK-NEXT: vector.extract
 // CHECK-NEXT: arith.mulf %{{.+}}, %[[HALF]] : f32
@@ -25,7 +34,7 @@
 // CHECK: } else {
 // CHECK-NEXT: vector.extract
 // CHECK-NEXT: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
-// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : index
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : i32
 // CHECK-NEXT: arith.select %[[IN]], %[[SCALED]], %[[NEGINF]] : f32
 // Past the limit a chunk is not computed: its exps are 0 and its results one value a row.
 // CHECK: %[[MAXTERM:.+]] = scf.if %{{.+}} -> (f32) {
@@ -50,10 +59,13 @@ func.func @causal(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
 // the row's diagonal i + 3 and filled when past it.
 // CHECK-LABEL: gpu.func @causal_fill_0_multi_row
 // CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32
-// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %arg3 : index
-// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3 : index
+// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
+// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
+// CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
+// CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
 // CHECK: vector.load
-// CHECK: %[[REMOVED:.+]] = arith.cmpi sgt, %{{.+}}, %[[DIAG]] : index
+// CHECK: %[[REMOVED:.+]] = arith.cmpi sgt, %{{.+}}, %[[D1]] : i32
 // CHECK-NEXT: arith.select %[[REMOVED]], %[[FILL]], %{{.+}} : f32
 func.func @causal_fill(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
   %m = softmax.mask %x, causal offset = 3 fill = -1.0e4 : tensor<64x8x256xf32>
@@ -67,15 +79,16 @@ func.func @causal_fill(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
 // crosses it removes its columns at or past it.
 // CHECK-LABEL: gpu.func @padding_0_multi_row
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[L32:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
-// CHECK-NEXT: %[[LEN:.+]] = arith.index_cast %[[L32]] : i32 to index
-// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0 : index
-// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256 : index
-// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[L1]], %c0 : index
+// CHECK: %[[LEN:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256_i32 : i32
+// CHECK-NEXT: %[[L2:.+]] = arith.maxsi %[[L1]], %c0_i32 : i32
+// CHECK-NEXT: %[[L3:.+]] = arith.minsi %[[L2]], %c256_i32 : i32
+// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[L3]], %c0_i32 : i32
 // CHECK: vector.load
 // CHECK: } else {
 // CHECK-NEXT: vector.extract
-// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %{{.+}}, %[[LIMIT]] : index
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %{{.+}}, %[[LIMIT]] : i32
 // CHECK-NEXT: arith.select %[[IN]], %{{.+}}, %[[NEGINF]] : f32
 func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
   %m = softmax.mask %x, padding %len : tensor<64x256xf32>, tensor<64xi32>
@@ -88,10 +101,11 @@ func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x25
 // A padding mask with a finite fill: each column is compared with the length.
 // CHECK-LABEL: gpu.func @padding_fill_0_multi_row
 // CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32
-// CHECK: %[[L32:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
-// CHECK-NEXT: %[[LEN:.+]] = arith.index_cast %[[L32]] : i32 to index
+// CHECK: %[[LEN:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256_i32 : i32
 // CHECK: vector.load
-// CHECK: %[[REMOVED:.+]] = arith.cmpi sge, %{{.+}}, %[[LEN]] : index
+// CHECK: %[[REMOVED:.+]] = arith.cmpi sge, %{{.+}}, %[[L1]] : i32
 // CHECK-NEXT: arith.select %[[REMOVED]], %[[FILL]], %{{.+}} : f32
 func.func @padding_fill(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
   %m = softmax.mask %x, padding %len fill = -1.0e4 : tensor<64x256xf32>, tensor<64xi32>
@@ -136,7 +150,8 @@ func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<6
 // CHECK-NEXT: %[[SRES:.+]] = arith.remui %strides#0, %c4 : index
 // CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi eq, %[[SRES]], %c0 : index
 // CHECK-NEXT: %[[OK:.+]] = arith.andi %[[OK1]], %[[WHOLE]] : i1
-// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK: %[[FAST:.+]] = arith.andi %[[OK]], %{{.+}} : i1
+// CHECK-NEXT: scf.if %[[FAST]] {
 // CHECK: vector.load %arg0
 // CHECK: %[[BV:.+]] = vector.load %arg2[%{{.+}}] {alignment = 16 : i64} : memref<256xf32, strided<[1], offset: ?>>, vector<4xf32>
 // CHECK: %[[B:.+]] = vector.extract %[[BV]][0] : f32 from vector<4xf32>

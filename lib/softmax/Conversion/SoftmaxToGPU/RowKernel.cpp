@@ -111,13 +111,26 @@ public:
       : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func),
         lanes(plan.getLanes()), rows(plan.getRows()), vector(plan.getVector()),
         chunks(plan.getChunks()), rank(op.getInput().getType().getRank()),
-        f32(b.getF32Type()) {}
+        f32(b.getF32Type()), it(b.getIndexType()) {}
 
   void emit();
 
 private:
-  // Constants and small helpers.
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  // Constants and small helpers. Row and column arithmetic is done in `it`: i32 in the fast
+  // variant (sizes checked to fit; one instruction where i64 takes two or three), else index.
+  Value index(int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, v)); }
+  /// An index-typed constant (memref metadata, addresses).
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// An index value (a size, an id) as `it`.
+  Value narrow(Value v) {
+    return v.getType() == it ? v : Value(arith::IndexCastOp::create(b, loc, it, v));
+  }
+  /// An `it` value (never negative where used) as an index, for a memref access.
+  Value wide(Value v) {
+    return v.getType().isIndex() ? v
+                                 : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v));
+  }
+  SmallVector<Value> at(Value r, Value c) { return {wide(r), wide(c)}; }
   Value f32Const(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
   }
@@ -162,6 +175,11 @@ private:
   /// Whether the vector layout applies: both row pointers aligned to a vector and every row of
   /// the output misaligned exactly like the same row of the input. Uniform over the grid.
   Value vectorsApply();
+  /// Whether the fast variant applies (null when it cannot for this op's static shape): every
+  /// input row starts on a vector boundary and is whole vectors, and the row count and width
+  /// are below 2^30, so that row and column arithmetic fits i32 with room for a span past the
+  /// row. With vectorsApply, the output rows are then aligned too. Uniform over the grid.
+  Value fastApplies();
   /// Sets `layout` for `vectorSize`-element accesses and `chunkCount` vectors a thread a span.
   void setLayout(int64_t vectorSize, int64_t chunkCount);
 
@@ -272,6 +290,8 @@ private:
   gpu::GPUFuncOp func;
   int64_t lanes, rows, vector, chunks, rank;
   Type f32;
+  Type it;              ///< the type of row and column arithmetic (i32 or index)
+  bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
 
   // Kernel arguments.
   Value in, out, smem;
@@ -282,6 +302,7 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
+  Value widthIndex; ///< the row width as an index
   Value blockId, groupBegin, groupEnd; ///< this block's row groups
   Value lastRow, lastColumn;
   /// Where a thread's accesses fall in its row, for the body being emitted.
@@ -344,13 +365,14 @@ void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
 }
 
 void KernelEmitter::emitKernelContext() {
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = narrow(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
   rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
-  rowCount = memref::DimOp::create(b, loc, in, 0);
+  rowCount = narrow(memref::DimOp::create(b, loc, in, 0));
   int64_t staticWidth = op.getRowWidth();
-  width = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
-                                             : index(staticWidth);
+  widthIndex = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
+                                                  : idx(staticWidth);
+  width = ShapedType::isDynamic(staticWidth) ? narrow(widthIndex) : index(staticWidth);
   // Side operands are indexed from a row and a column clamped into the tensor, so that lanes
   // beyond the row (whose values are discarded) never read out of bounds.
   lastRow = arith::SubIOp::create(b, loc, rowCount, index(1));
@@ -388,8 +410,9 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
   rowIdx.assign(std::max<int64_t>(rank - 1, 0), Value());
   Value rest = safeRow;
   for (int64_t d = rank - 2; d >= 0; --d) {
-    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, leadingSizes[d]);
-    rest = arith::DivUIOp::create(b, loc, rest, leadingSizes[d]);
+    Value size = narrow(leadingSizes[d]);
+    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
   }
 
   // Per-row state of the masks: a padding mask's length, a causal mask's last kept column.
@@ -402,10 +425,28 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
       Value lengths = side[mask.getOperand()];
       SmallVector<Value> idx = broadcastIndices(lengths, Value(), /*toRow=*/true);
       Value length = memref::LoadOp::create(b, loc, lengths, idx);
-      maskRowValue[i] = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+      // Clamped to [0, width] (the same removals within the row), so that it fits `it`.
+      if (length.getType() == it) {
+        maskRowValue[i] = minsi(maxsi(length, index(0)), width);
+      } else {
+        Value wideLength = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+        maskRowValue[i] = narrow(arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, wideLength, this->idx(0)), widthIndex));
+      }
     } else if (mask.getKind() == MaskKind::causal) {
-      // Columns j > i + offset are removed: the last kept one is i + offset.
-      maskRowValue[i] = add(rowIndex(rank - 2), index(mask.getOffset()));
+      // Columns j > i + offset are removed: the last kept one is i + offset, clamped to
+      // [-1, width] (the same removals within the row) so that it fits `it`.
+      int64_t offset = mask.getOffset();
+      if (!it.isIndex() && std::abs(offset) < (int64_t(1) << 30)) {
+        // i < 2^30 in the fast variant: the sum fits i32.
+        maskRowValue[i] =
+            minsi(maxsi(add(rowIndex(rank - 2), index(offset)), index(-1)), width);
+      } else {
+        Value diagonal =
+            arith::AddIOp::create(b, loc, wide(rowIndex(rank - 2)), this->idx(offset));
+        maskRowValue[i] = narrow(arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, diagonal, this->idx(-1)), widthIndex));
+      }
     }
   }
 
@@ -427,16 +468,16 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
 Value KernelEmitter::isPointerAligned(Value memref, Type elementType, int64_t elements) {
   int64_t bytes = elements * elementType.getIntOrFloatBitWidth() / 8;
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, index(bytes)),
-              index(0));
+  return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, idx(bytes)),
+              idx(0));
 }
 
 Value KernelEmitter::rowHead(Value memref, int64_t elements) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value start = add(meta.getOffset(), mul(minsi(row, lastRow), meta.getStrides()[0]));
-  Value misalignment = arith::RemUIOp::create(b, loc, start, index(elements));
-  return arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, index(elements), misalignment), index(elements));
+  Value start = add(meta.getOffset(), mul(wide(minsi(row, lastRow)), meta.getStrides()[0]));
+  Value misalignment = arith::RemUIOp::create(b, loc, start, idx(elements));
+  return narrow(arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, idx(elements), misalignment), idx(elements)));
 }
 
 Value KernelEmitter::vectorsApply() {
@@ -445,8 +486,8 @@ Value KernelEmitter::vectorsApply() {
   // Row r of a memref starts `offset + r * stride` elements past its aligned pointer: the two
   // rows have the same misalignment for every r when offsets and strides agree modulo a vector.
   auto sameResidue = [&](Value l, Value r) {
-    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, l, index(vector)),
-                arith::RemUIOp::create(b, loc, r, index(vector)));
+    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, l, idx(vector)),
+                arith::RemUIOp::create(b, loc, r, idx(vector)));
   };
   auto inMeta = memref::ExtractStridedMetadataOp::create(b, loc, in);
   auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
@@ -468,15 +509,34 @@ Value KernelEmitter::vectorsApply() {
         std::min<int64_t>(16, vector * type.getElementType().getIntOrFloatBitWidth() / 8);
     Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias);
     ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
-                       arith::RemUIOp::create(b, loc, pointer, index(bytes)), index(0)));
+                       arith::RemUIOp::create(b, loc, pointer, idx(bytes)), idx(0)));
     ok = andi(ok, sameResidue(inMeta.getOffset(), meta.getOffset()));
-    ok = andi(ok, sameResidue(inMeta.getStrides()[0], index(0)));
+    ok = andi(ok, sameResidue(inMeta.getStrides()[0], idx(0)));
     for (int64_t d = 0; d + 1 < biasRank; ++d)
       if (type.getDimSize(d) != 1)
-        ok = andi(ok, sameResidue(meta.getStrides()[d], index(0)));
+        ok = andi(ok, sameResidue(meta.getStrides()[d], idx(0)));
     if (ShapedType::isDynamic(type.getShape().back()))
-      ok = andi(ok, cmpi(arith::CmpIPredicate::ne, meta.getSizes().back(), index(1)));
+      ok = andi(ok, cmpi(arith::CmpIPredicate::ne, meta.getSizes().back(), idx(1)));
   }
+  return ok;
+}
+
+Value KernelEmitter::fastApplies() {
+  constexpr int64_t kFastLimit = int64_t(1) << 30;
+  int64_t staticWidth = op.getRowWidth();
+  if (!ShapedType::isDynamic(staticWidth) &&
+      (staticWidth % vector != 0 || staticWidth >= kFastLimit))
+    return Value();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, in);
+  auto isWhole = [&](Value v) {
+    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, v, idx(vector)),
+                idx(0));
+  };
+  auto below = [&](Value v) { return cmpi(arith::CmpIPredicate::ult, v, idx(kFastLimit)); };
+  Value ok = andi(isWhole(meta.getOffset()), isWhole(meta.getStrides()[0]));
+  ok = andi(ok, below(meta.getSizes()[0]));
+  if (ShapedType::isDynamic(staticWidth))
+    ok = andi(ok, andi(isWhole(meta.getSizes()[1]), below(meta.getSizes()[1])));
   return ok;
 }
 
@@ -484,6 +544,14 @@ void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
   layout.vector = vectorSize;
   layout.chunks = chunkCount;
   if (vectorSize == 1) {
+    layout.edgeSlots = 0;
+    layout.head = index(0);
+    layout.mainEnd = width;
+    layout.loadEnd = limit;
+    return;
+  }
+  if (aligned) {
+    // Every row starts on a vector boundary and is whole vectors: no edge columns.
     layout.edgeSlots = 0;
     layout.head = index(0);
     layout.mainEnd = width;
@@ -515,11 +583,10 @@ SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
 }
 
 Value KernelEmitter::loadScalar(Value column, Value valid) {
-  Type elementType = op.getInput().getType().getElementType();
   return ifElse(
       andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), f32,
       [&] {
-        Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column});
+        Value x = memref::LoadOp::create(b, loc, in, at(row, column));
         return applyPrologue(toF32(x), column);
       },
       [&] { return negInf(); });
@@ -528,7 +595,7 @@ Value KernelEmitter::loadScalar(Value column, Value valid) {
 void KernelEmitter::storeScalar(Value column, Value valid, Value value) {
   Value converted = fromF32(value, op.getResult().getType().getElementType());
   ifThen(andi(rowValid, valid), [&] {
-    memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column});
+    memref::StoreOp::create(b, loc, converted, out, at(row, column));
   });
 }
 
@@ -536,22 +603,22 @@ SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column
   auto type = cast<MemRefType>(sideValue.getType());
   int64_t sideRank = type.getRank();
   int64_t targetRank = toRow ? rank - 1 : rank;
-  SmallVector<Value> idx;
+  SmallVector<Value> indices;
   for (int64_t j = 0; j < sideRank; ++j) {
     int64_t d = targetRank - sideRank + j;
-    Value full = (!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d);
+    Value full = wide((!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d));
     int64_t size = type.getDimSize(j);
     if (size == 1) {
-      idx.push_back(index(0));
+      indices.push_back(idx(0));
     } else if (ShapedType::isDynamic(size)) {
       // A dynamic size of 1 broadcasts too.
       Value dim = memref::DimOp::create(b, loc, sideValue, j);
-      idx.push_back(select(cmpi(arith::CmpIPredicate::eq, dim, index(1)), index(0), full));
+      indices.push_back(select(cmpi(arith::CmpIPredicate::eq, dim, idx(1)), idx(0), full));
     } else {
-      idx.push_back(full);
+      indices.push_back(full);
     }
   }
-  return idx;
+  return indices;
 }
 
 bool KernelEmitter::isLimitingStep(size_t i) {
@@ -668,12 +735,12 @@ SmallVector<Value> KernelEmitter::loadVector(Value column0) {
       cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
       [&] {
         if (vector == 1) {
-          Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column0});
+          Value x = memref::LoadOp::create(b, loc, in, at(row, column0));
           return packF32({applyPrologue(toF32(x), column0)});
         }
         int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
         Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType), in,
-                                              ValueRange{row, column0},
+                                              at(row, column0),
                                               /*nontemporal=*/false, llvm::MaybeAlign(bytes));
         return prologueVector(column0, [&](int64_t v) {
           return toF32(vector::ExtractOp::create(b, loc, loaded, v));
@@ -690,7 +757,7 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   if (vector == 1) {
     Value converted = fromF32(values.front(), elementType);
     ifThen(inRow, [&] {
-      memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column0});
+      memref::StoreOp::create(b, loc, converted, out, at(row, column0));
     });
     return;
   }
@@ -701,7 +768,7 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
                                      : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
   int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
   ifThen(inRow, [&] {
-    vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
+    vector::StoreOp::create(b, loc, packed, out, at(row, column0), /*nontemporal=*/false,
                             llvm::MaybeAlign(bytes));
   });
 }
@@ -724,11 +791,11 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   Value first = mul(rowInBlock, index(warps));
   Value base = add(index(buffer * rows * warps), first);
   ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
-         [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{add(base, warp)}); });
+         [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{wide(add(base, warp))}); });
   gpu::BarrierOp::create(b, loc);
-  Value result = memref::LoadOp::create(b, loc, smem, ValueRange{base});
+  Value result = memref::LoadOp::create(b, loc, smem, ValueRange{wide(base)});
   for (int64_t w = 1; w < warps; ++w)
-    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{add(base, index(w))}),
+    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))}),
                      isMax);
   return result;
 }
@@ -761,15 +828,15 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
   Value sumBase = add(index(rows * warps), maxBase);
   ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
          [&] {
-           memref::StoreOp::create(b, loc, max, smem, ValueRange{add(maxBase, warp)});
-           memref::StoreOp::create(b, loc, sum, smem, ValueRange{add(sumBase, warp)});
+           memref::StoreOp::create(b, loc, max, smem, ValueRange{wide(add(maxBase, warp))});
+           memref::StoreOp::create(b, loc, sum, smem, ValueRange{wide(add(sumBase, warp))});
          });
   gpu::BarrierOp::create(b, loc);
-  max = memref::LoadOp::create(b, loc, smem, ValueRange{maxBase});
-  sum = memref::LoadOp::create(b, loc, smem, ValueRange{sumBase});
+  max = memref::LoadOp::create(b, loc, smem, ValueRange{wide(maxBase)});
+  sum = memref::LoadOp::create(b, loc, smem, ValueRange{wide(sumBase)});
   for (int64_t w = 1; w < warps; ++w) {
-    Value m = memref::LoadOp::create(b, loc, smem, ValueRange{add(maxBase, index(w))});
-    Value s = memref::LoadOp::create(b, loc, smem, ValueRange{add(sumBase, index(w))});
+    Value m = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(maxBase, index(w)))});
+    Value s = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(sumBase, index(w)))});
     std::tie(max, sum) = merge(max, sum, m, s);
   }
   return {max, sum};
@@ -820,7 +887,7 @@ SmallVector<Value> KernelEmitter::loadRaw() {
     raw.push_back(ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), rawType,
         [&] {
-          return vector::LoadOp::create(b, loc, rawType, in, ValueRange{row, column0},
+          return vector::LoadOp::create(b, loc, rawType, in, at(row, column0),
                                         /*nontemporal=*/false, llvm::MaybeAlign(bytes))
               .getResult();
         },
@@ -831,7 +898,7 @@ SmallVector<Value> KernelEmitter::loadRaw() {
   for (auto [column, valid] : edgeColumns())
     raw.push_back(ifElse(
         andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), elementType,
-        [&] { return memref::LoadOp::create(b, loc, in, ValueRange{row, column}).getResult(); },
+        [&] { return memref::LoadOp::create(b, loc, in, at(row, column)).getResult(); },
         [&] {
           return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0)).getResult();
         }));
@@ -992,7 +1059,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     ifThen(cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd), [&] {
       Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
       vector::StoreOp::create(b, loc, packed, rowBuffer,
-                              ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
+                              ValueRange{wide(arith::SubIOp::create(b, loc, column0, layout.head))},
                               /*nontemporal=*/false, llvm::MaybeAlign(vector * 4));
     });
   };
@@ -1003,7 +1070,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
         [&] {
           return vector::LoadOp::create(
                      b, loc, vectorType, rowBuffer,
-                     ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
+                     ValueRange{wide(arith::SubIOp::create(b, loc, column0, layout.head))},
                      /*nontemporal=*/false, llvm::MaybeAlign(vector * 4))
               .getResult();
         },
@@ -1103,14 +1170,20 @@ void KernelEmitter::emit() {
   if (!func.getWorkgroupAttributions().empty())
     smem = func.getWorkgroupAttributions().front();
 
-  emitKernelContext();
-  // This block's row groups (RowKernel.h: getRowGroupsPerBlock sets the grid).
-  Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
-  blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  groupBegin = mul(blockId, perBlock);
-  groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
+  // Each variant below computes its context in its own arithmetic type.
+  auto enter = [&](Type arithmetic, bool alignedRows) {
+    it = arithmetic;
+    aligned = alignedRows;
+    emitKernelContext();
+    // This block's row groups (buildBlockCount sets the grid).
+    Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
+    Value grid = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+    Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
+    blockId = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    groupBegin = mul(blockId, perBlock);
+    groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
+  };
+  Type indexType = b.getIndexType();
   if (plan.getPlan() == KernelPlan::row_shared) {
     // Dynamic shared memory holds both the reduction slots and, after them, the row. One
     // shared variable only: a static workgroup buffer beside the dynamic one could be laid out
@@ -1122,11 +1195,15 @@ void KernelEmitter::emit() {
     int64_t slots = getRowSharedReductionSlots(plan);
     smem = memref::ViewOp::create(
         b, loc, MemRefType::get({slots}, f32, MemRefLayoutAttrInterface(), space), bytes,
-        index(0), ValueRange{});
-    Value elements = mul(arith::CeilDivUIOp::create(b, loc, width, index(vector)), index(vector));
+        idx(0), ValueRange{});
+    int64_t staticWidth = op.getRowWidth();
+    Value widthValue = ShapedType::isDynamic(staticWidth)
+                           ? Value(memref::DimOp::create(b, loc, in, 1))
+                           : idx(staticWidth);
+    Value elements = mul(arith::CeilDivUIOp::create(b, loc, widthValue, idx(vector)), idx(vector));
     rowBuffer = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32, MemRefLayoutAttrInterface(), space),
-        bytes, index(slots * 4), ValueRange{elements});
+        bytes, idx(slots * 4), ValueRange{elements});
   }
   bool chunked =
       plan.getPlan() == KernelPlan::chunked_online || plan.getPlan() == KernelPlan::row_shared;
@@ -1152,23 +1229,51 @@ void KernelEmitter::emit() {
       emitChunkedPlan(plan.getPlan() == KernelPlan::row_shared);
     });
   };
-  if (vector == 1) {
-    emitPlan();
-  } else {
-    // Operands whose rows are misaligned differently (rare: views with odd offsets or strides
-    // of different residues) take one scalar column a lane in a loop: correct for any layout,
-    // and it costs the common path nothing but this one uniform branch.
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectorsApply(), /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    emitPlan();
-    b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  auto emitScalarLoop = [&] {
+    enter(indexType, /*alignedRows=*/false);
     layout.vector = 1;
     layout.chunks = 1;
     forEachRowGroup([&](Value group) {
       setRow(rowOf(group));
       emitChunkedPlan(/*shared=*/false);
     });
+  };
+  // Three variants, chosen once per launch (uniform over the grid):
+  //  - the common case: every row starts on a vector boundary and is whole vectors (no edge
+  //    columns, no per-row alignment arithmetic), sizes below 2^30 (32-bit row and column
+  //    arithmetic: on the GPU a 64-bit add, compare or select is two instructions, a multiply
+  //    three, and that arithmetic was half of a masked 16-bit kernel's instructions);
+  //  - any rows whose input and output are misaligned alike: edge columns and 64-bit indices;
+  //  - operands misaligned differently (rare: views with odd offsets or strides of different
+  //    residues): one scalar column a lane in a loop, correct for any layout.
+  if (vector == 1) {
+    enter(indexType, /*alignedRows=*/false);
+    emitPlan();
+  } else {
+    it = indexType;
+    Value vectors = vectorsApply();
+    Value fast = fastApplies();
+    auto emitGeneral = [&] {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectors, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      enter(indexType, /*alignedRows=*/false);
+      emitPlan();
+      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+      emitScalarLoop();
+    };
+    if (!fast) {
+      emitGeneral();
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, andi(vectors, fast),
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      enter(b.getI32Type(), /*alignedRows=*/true);
+      emitPlan();
+      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+      emitGeneral();
+    }
   }
   gpu::ReturnOp::create(b, loc);
 }

@@ -203,4 +203,63 @@ TEST(APIDispatch, ArgumentsAreChecked) {
             "(planned)");
 }
 
+/// A program of one fused op with `plans` (its strategies) on `rows` x `width` elements of `type` ("?" for dynamic sizes).
+std::string onePlan(const std::string &rows, const std::string &width, const std::string &type,
+                    const std::string &plans) {
+  std::string tensor = "tensor<" + rows + "x" + width + "x" + type + ">";
+  return "func.func @f(%x: " + tensor + ") -> " + tensor + " {\n  %0 = softmax.fused softmax %x " +
+         "axis = 1 prologue [] {strategies = [" + plans + "]} : " + tensor + " -> " + tensor +
+         "\n  return %0 : " + tensor + "\n}\n";
+}
+
+Launch onlyLaunch(const Executable &exe, int64_t rows, int64_t width) {
+  llvm::Expected<std::vector<Launch>> launches =
+      exe.plan("f", {Argument::tensor(nullptr, {rows, width}),
+                     Argument::tensor(nullptr, {rows, width})});
+  if (!launches) {
+    ADD_FAILURE() << llvm::toString(launches.takeError());
+    return {};
+  }
+  EXPECT_EQ(launches->size(), 1u);
+  return launches->empty() ? Launch() : launches->front();
+}
+
+/// The interpreted rules of a dynamic program give what MLIR's folder makes of the same rules
+/// when the sizes are static: the pipelined block count (divui, maxui, minui, ceildivui) and the
+/// row_shared shared memory.
+TEST(APIDispatch, InterpretedRulesAgreeWithTheFolder) {
+  std::string registers =
+      "#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>";
+  std::shared_ptr<const Executable> dynamicRows =
+      compileOrFail(onePlan("?", "4096", "bf16", registers));
+  ASSERT_TRUE(dynamicRows);
+  for (int64_t rows : {1, 4999, 70001, 2000000}) {
+    std::shared_ptr<const Executable> fixed =
+        compileOrFail(onePlan(std::to_string(rows), "4096", "bf16", registers));
+    ASSERT_TRUE(fixed);
+    Launch expected = onlyLaunch(*fixed, rows, 4096);
+    Launch got = onlyLaunch(*dynamicRows, rows, 4096);
+    EXPECT_EQ(got.grid, expected.grid) << rows << " rows";
+    EXPECT_EQ(got.block, expected.block) << rows << " rows";
+  }
+
+  // A dynamic width needs a last tier for any width; static widths take the first plan that fits.
+  std::string shared = "#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, "
+                       "chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, "
+                       "vector = 4, chunks = 8>";
+  std::shared_ptr<const Executable> dynamicWidth =
+      compileOrFail(onePlan("3", "?", "f32", shared));
+  ASSERT_TRUE(dynamicWidth);
+  for (int64_t width : {16385, 20001, 40000}) {
+    std::shared_ptr<const Executable> fixed =
+        compileOrFail(onePlan("3", std::to_string(width), "f32", shared));
+    ASSERT_TRUE(fixed);
+    Launch expected = onlyLaunch(*fixed, 3, width);
+    Launch got = onlyLaunch(*dynamicWidth, 3, width);
+    EXPECT_GT(expected.sharedBytes, 0u);
+    EXPECT_EQ(got.sharedBytes, expected.sharedBytes) << width;
+    EXPECT_EQ(got.grid, expected.grid) << width;
+  }
+}
+
 } // namespace

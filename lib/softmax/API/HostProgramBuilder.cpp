@@ -68,8 +68,17 @@ private:
 
   int32_t defineScalar(Value v) { return scalars[v] = p.numScalars++; }
   int32_t defineMemRef(Value v) { return memrefs[v] = p.numMemRefs++; }
-  int32_t scalar(Value v) { return scalars.lookup(v); }
-  int32_t memref(Value v) { return memrefs.lookup(v); }
+  /// The slot of a value defined earlier; a value the builder did not model (say, an async
+  /// token used as data) marks the op being read as unsupported.
+  int32_t scalar(Value v) { return slotIn(scalars, v); }
+  int32_t memref(Value v) { return slotIn(memrefs, v); }
+  int32_t slotIn(const DenseMap<Value, int32_t> &slots, Value v) {
+    auto it = slots.find(v);
+    if (it != slots.end())
+      return it->second;
+    missingValue = true;
+    return 0;
+  }
   size_t emit(HostProgram::Instr instr) {
     p.code.push_back(instr);
     return p.code.size() - 1;
@@ -85,6 +94,7 @@ private:
   func::FuncOp func;
   const llvm::StringMap<unsigned> &kernels;
   DenseMap<Value, int32_t> scalars, memrefs;
+  bool missingValue = false;
   std::vector<std::string> workspaceTerms;
 };
 
@@ -504,9 +514,12 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
 }
 
 LogicalResult HostProgramBuilder::emitBlock(Block &block) {
-  for (Operation &op : block)
+  for (Operation &op : block) {
     if (failed(emitOp(&op)))
       return failure();
+    if (missingValue)
+      return op.emitOpError("uses a value the C++ API's launcher does not model");
+  }
   return success();
 }
 

@@ -249,4 +249,18 @@ TEST(APICompile, ModuleOpErrorsPointAtTheCallersLocations) {
   EXPECT_NE(message.find("user.mlir:2:"), std::string::npos) << message;
 }
 
+TEST(APICompile, CubinFormatKeepsTheCubin) {
+  CompileOptions options;
+  options.format = "bin";
+  llvm::Expected<std::shared_ptr<const Executable>> exe = compile(kStatic, options);
+  if (!exe) {
+    std::string message = llvm::toString(exe.takeError());
+    if (message.find("ptxas") != std::string::npos)
+      GTEST_SKIP() << "no ptxas: " << message;
+    FAIL() << message;
+  }
+  EXPECT_TRUE((*exe)->getPTX().empty());
+  EXPECT_TRUE((*exe)->getImage().starts_with("\x7f" "ELF")) << "a cubin is an ELF file";
+}
+
 } // namespace

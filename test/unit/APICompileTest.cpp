@@ -83,9 +83,8 @@ TEST(APICompile, StaticProgramHasOneKernelAndItsRules) {
   EXPECT_TRUE(rule.guards.empty());
   EXPECT_EQ(rule.block[0], std::to_string(kernel.block[0]));
   EXPECT_EQ(rule.grid[1], "1");
-  llvm::Expected<std::vector<Launch>> launches =
-      exe->plan("probs", {Argument::tensor(nullptr, {64, 1024}),
-                          Argument::tensor(nullptr, {64, 1024})});
+  llvm::Expected<std::vector<Launch>> launches = exe->plan(
+      "probs", {Argument::tensor(nullptr, {64, 1024}), Argument::tensor(nullptr, {64, 1024})});
   ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
   ASSERT_EQ(launches->size(), 1u);
   EXPECT_EQ(std::to_string((*launches)[0].grid[0]), rule.grid[0]);
@@ -106,9 +105,9 @@ TEST(APICompile, ScalarArgumentsAndDynamicRules) {
   // Every kernel takes the temperature as an f32 parameter, and every launch is guarded by
   // the dynamic width.
   for (const KernelInfo &kernel : exe->getKernels())
-    EXPECT_TRUE(llvm::any_of(kernel.params,
-                             [](const KernelParam &p) { return p.type == ScalarType::F32; }))
-        << kernel.name;
+    EXPECT_TRUE(llvm::any_of(kernel.params, [](const KernelParam &p) {
+      return p.type == ScalarType::F32;
+    })) << kernel.name;
   ASSERT_FALSE(f->launches.empty());
   for (const LaunchRule &rule : f->launches) {
     ASSERT_FALSE(rule.guards.empty());
@@ -143,9 +142,8 @@ TEST(APICompile, KernelParamsMatchTheLoweredKernelSignature) {
     llvm::ArrayRef<mlir::Type> params = func.getFunctionType().getParams();
     ASSERT_EQ(params.size(), kernel->params.size()) << kernel->name;
     for (auto [type, param] : llvm::zip(params, kernel->params)) {
-      unsigned bytes = llvm::isa<mlir::LLVM::LLVMPointerType>(type)
-                           ? 8
-                           : (type.getIntOrFloatBitWidth() + 7) / 8;
+      unsigned bytes =
+          llvm::isa<mlir::LLVM::LLVMPointerType>(type) ? 8 : (type.getIntOrFloatBitWidth() + 7) / 8;
       EXPECT_EQ(bytes, getByteSize(param.type)) << kernel->name << ": " << param.name;
     }
   });
@@ -159,7 +157,8 @@ TEST(APICompile, ParseErrorsCarryTheDiagnostic) {
 }
 
 TEST(APICompile, PipelineErrorsCarryTheDiagnosticAndLocation) {
-  std::string message = errorOf(R"mlir(func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  std::string message =
+      errorOf(R"mlir(func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 })mlir");
@@ -260,7 +259,9 @@ TEST(APICompile, CubinFormatKeepsTheCubin) {
     FAIL() << message;
   }
   EXPECT_TRUE((*exe)->getPTX().empty());
-  EXPECT_TRUE((*exe)->getImage().starts_with("\x7f" "ELF")) << "a cubin is an ELF file";
+  EXPECT_TRUE((*exe)->getImage().starts_with("\x7f"
+                                             "ELF"))
+      << "a cubin is an ELF file";
 }
 
 } // namespace

@@ -74,9 +74,8 @@ std::shared_ptr<const Executable> compileOrFail(llvm::StringRef source) {
 
 /// The kernel names one call of @dyn launches for `rows` x `width`.
 std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t width) {
-  llvm::Expected<std::vector<Launch>> launches =
-      exe.plan("dyn", {Argument::tensor(nullptr, {rows, width}),
-                       Argument::tensor(nullptr, {rows, width})});
+  llvm::Expected<std::vector<Launch>> launches = exe.plan(
+      "dyn", {Argument::tensor(nullptr, {rows, width}), Argument::tensor(nullptr, {rows, width})});
   std::vector<std::string> names;
   if (!launches) {
     ADD_FAILURE() << llvm::toString(launches.takeError());
@@ -118,9 +117,9 @@ TEST(APIDispatch, LaunchesFollowTheKernelsBlockAndGrowWithRows) {
   for (int64_t width : {32, 1000, 4096, 20000, 100000}) {
     uint64_t previous = 0;
     for (int64_t rows : {1, 1000, 100000}) {
-      llvm::Expected<std::vector<Launch>> launches = exe->plan(
-          "dyn", {Argument::tensor(nullptr, {rows, width}),
-                  Argument::tensor(nullptr, {rows, width})});
+      llvm::Expected<std::vector<Launch>> launches =
+          exe->plan("dyn", {Argument::tensor(nullptr, {rows, width}),
+                            Argument::tensor(nullptr, {rows, width})});
       ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
       ASSERT_EQ(launches->size(), 1u);
       const Launch &launch = (*launches)[0];
@@ -203,7 +202,8 @@ TEST(APIDispatch, ArgumentsAreChecked) {
             "(planned)");
 }
 
-/// A program of one fused op with `plans` (its strategies) on `rows` x `width` elements of `type` ("?" for dynamic sizes).
+/// A program of one fused op with `plans` (its strategies) on `rows` x `width` elements of `type`
+/// ("?" for dynamic sizes).
 std::string onePlan(const std::string &rows, const std::string &width, const std::string &type,
                     const std::string &plans) {
   std::string tensor = "tensor<" + rows + "x" + width + "x" + type + ">";
@@ -213,9 +213,8 @@ std::string onePlan(const std::string &rows, const std::string &width, const std
 }
 
 Launch onlyLaunch(const Executable &exe, int64_t rows, int64_t width) {
-  llvm::Expected<std::vector<Launch>> launches =
-      exe.plan("f", {Argument::tensor(nullptr, {rows, width}),
-                     Argument::tensor(nullptr, {rows, width})});
+  llvm::Expected<std::vector<Launch>> launches = exe.plan(
+      "f", {Argument::tensor(nullptr, {rows, width}), Argument::tensor(nullptr, {rows, width})});
   if (!launches) {
     ADD_FAILURE() << llvm::toString(launches.takeError());
     return {};
@@ -247,8 +246,7 @@ TEST(APIDispatch, InterpretedRulesAgreeWithTheFolder) {
   std::string shared = "#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, "
                        "chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, "
                        "vector = 4, chunks = 8>";
-  std::shared_ptr<const Executable> dynamicWidth =
-      compileOrFail(onePlan("3", "?", "f32", shared));
+  std::shared_ptr<const Executable> dynamicWidth = compileOrFail(onePlan("3", "?", "f32", shared));
   ASSERT_TRUE(dynamicWidth);
   for (int64_t width : {16385, 20001, 40000}) {
     std::shared_ptr<const Executable> fixed =

@@ -79,8 +79,8 @@ TEST(APIHostProgram, PacksDescriptorsWorkspaceAndHostScalars) {
   const char *y = reinterpret_cast<const char *>(0x90000);
   const char *workspace = reinterpret_cast<const char *>(0x400000);
   int64_t xStrides[] = {10 * 80, 80, 1};
-  std::vector<Argument> args = {Argument::tensor(x, {4, 10, 64}, xStrides),
-                                Argument::scalar(1.5), Argument::tensor(y, {4, 10, 64})};
+  std::vector<Argument> args = {Argument::tensor(x, {4, 10, 64}, xStrides), Argument::scalar(1.5),
+                                Argument::tensor(y, {4, 10, 64})};
   std::vector<std::vector<uint64_t>> params;
   uint64_t workspaceBytes = 0;
   llvm::Error error = program->evaluate(
@@ -98,17 +98,15 @@ TEST(APIHostProgram, PacksDescriptorsWorkspaceAndHostScalars) {
   auto u = [](const void *p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); };
   // Launch 1: rows of x (collapsed to 40 x 64, row stride 80) into the workspace (40 x 64,
   // contiguous), then the leading sizes 4 and 10.
-  std::vector<uint64_t> first = {u(x),         u(x),        0, 40, 64, 80, 1,
-                                 u(workspace), u(workspace), 0, 40, 64, 64, 1,
-                                 4,            10};
+  std::vector<uint64_t> first = {u(x),         u(x), 0,  40, 64, 80, 1, u(workspace),
+                                 u(workspace), 0,    40, 64, 64, 1,  4, 10};
   EXPECT_EQ(params[0], first);
   // Launch 2: the workspace into y, the scale t * t = 2.25 as f32 bits, then the sizes.
   float scale = 2.25f;
   uint32_t scaleBits;
   std::memcpy(&scaleBits, &scale, sizeof(scaleBits));
-  std::vector<uint64_t> second = {u(workspace), u(workspace), 0, 40, 64, 64, 1,
-                                  u(y),         u(y),         0, 40, 64, 64, 1,
-                                  scaleBits,    4,            10};
+  std::vector<uint64_t> second = {
+      u(workspace), u(workspace), 0, 40, 64, 64, 1, u(y), u(y), 0, 40, 64, 64, 1, scaleBits, 4, 10};
   EXPECT_EQ(params[1], second);
 }
 

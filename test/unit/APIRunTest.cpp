@@ -89,9 +89,9 @@ TEST(APIRun, RunsEveryTierOnTheCallersStream) {
     ASSERT_EQ(message(driver.copyToDevice(in, x.data(), bytes)), "");
     // The copy ran on the legacy stream, which a non-blocking stream does not wait for.
     ASSERT_EQ(message(driver.synchronize()), "");
-    std::vector<Argument> args = {
-        Argument::tensor(reinterpret_cast<void *>(in), {rows, width}), Argument::scalar(0.5),
-        Argument::tensor(reinterpret_cast<void *>(out), {rows, width})};
+    std::vector<Argument> args = {Argument::tensor(reinterpret_cast<void *>(in), {rows, width}),
+                                  Argument::scalar(0.5),
+                                  Argument::tensor(reinterpret_cast<void *>(out), {rows, width})};
     ASSERT_EQ(message((*exe)->run("dyn", args, stream)), "");
     ASSERT_EQ(message(driver.synchronizeStream(stream)), "");
     std::vector<float> y(x.size());
@@ -155,9 +155,9 @@ TEST(APIRun, CapturesInACudaGraph) {
   ASSERT_EQ(message(driver.memset8(out, 0, bytes)), "");
   // The copy and memset ran on the legacy stream, which a non-blocking stream does not wait for.
   ASSERT_EQ(message(driver.synchronize()), "");
-  std::vector<Argument> args = {
-      Argument::tensor(reinterpret_cast<void *>(in), {rows, width}), Argument::scalar(2.0),
-      Argument::tensor(reinterpret_cast<void *>(out), {rows, width})};
+  std::vector<Argument> args = {Argument::tensor(reinterpret_cast<void *>(in), {rows, width}),
+                                Argument::scalar(2.0),
+                                Argument::tensor(reinterpret_cast<void *>(out), {rows, width})};
 
   constexpr int kGlobalCapture = 0; // CU_STREAM_CAPTURE_MODE_GLOBAL
   ASSERT_EQ(graphs.beginCapture(stream, kGlobalCapture), 0);
@@ -181,8 +181,9 @@ TEST(APIRun, CapturesInACudaGraph) {
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kCalls; ++i)
     ASSERT_EQ(message((*exe)->run("dyn", args, stream)), "");
-  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-                  .count() / kCalls;
+  double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+      kCalls;
   ASSERT_EQ(message(driver.synchronizeStream(stream)), "");
   std::printf("run(): %.2f us of host time a call (goal: at most 10)\n", us);
   RecordProperty("run_host_us", std::to_string(us));

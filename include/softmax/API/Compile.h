@@ -27,9 +27,9 @@ namespace softmax::api {
 
 /// Compiles MLIR text (a module of func.func ops on softmax-dialect ops, or linalg with
 /// `options.raise`). `bufferName` names the source in diagnostics. Thread-safe.
-llvm::Expected<std::shared_ptr<const Executable>>
-compile(llvm::StringRef source, const CompileOptions &options = {},
-        llvm::StringRef bufferName = "<source>");
+llvm::Expected<std::shared_ptr<const Executable>> compile(llvm::StringRef source,
+                                                          const CompileOptions &options = {},
+                                                          llvm::StringRef bufferName = "<source>");
 
 /// Compiles `module`, which is left unchanged: it is printed (with its locations, so that
 /// diagnostics point at the caller's source) and compiled in a context of the API's own, so the

@@ -56,7 +56,7 @@ struct KernelParam {
 };
 
 struct KernelInfo {
-  std::string name; ///< the symbol in the PTX/cubin
+  std::string name;                         ///< the symbol in the PTX/cubin
   std::array<int64_t, 3> block = {0, 0, 0}; ///< known_block_size (0: not fixed by the kernel)
   int64_t staticSharedBytes = 0;            ///< workgroup buffers declared by the kernel
   int64_t maxRegisters = 0;                 ///< nvvm.maxnreg (0: the compiler's choice)
@@ -70,7 +70,7 @@ struct LaunchRule {
   std::vector<std::string> guards; ///< conditions that all hold when this launch runs,
                                    ///< outermost first (the dispatch between tiers)
   std::array<std::string, 3> grid, block, cluster; ///< cluster: "" unless a cluster launch
-  std::string sharedBytes;                          ///< dynamic shared memory, "0" if none
+  std::string sharedBytes;                         ///< dynamic shared memory, "0" if none
 };
 
 struct FunctionInfo {

@@ -226,8 +226,8 @@ compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
   return cache.executables.try_emplace(key, std::move(*executable)).first->second;
 }
 
-llvm::Expected<std::shared_ptr<const Executable>>
-compile(ModuleOp module, const CompileOptions &options) {
+llvm::Expected<std::shared_ptr<const Executable>> compile(ModuleOp module,
+                                                          const CompileOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true, /*prettyForm=*/false));

@@ -17,12 +17,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
 using namespace softmax::api;
-using softmax::runtime::CudaDriver;
 using llvm::Twine;
+using softmax::runtime::CudaDriver;
 namespace cuda = softmax::runtime::cuda;
 
 namespace softmax::api {
@@ -44,9 +45,8 @@ llvm::Error makeError(const Twine &message) {
 }
 } // namespace
 
-Executable::Executable(CompileOptions options, std::string image,
-                       std::vector<KernelInfo> kernels, std::vector<FunctionInfo> functions,
-                       std::vector<HostProgram> programs)
+Executable::Executable(CompileOptions options, std::string image, std::vector<KernelInfo> kernels,
+                       std::vector<FunctionInfo> functions, std::vector<HostProgram> programs)
     : options(std::move(options)), image(std::move(image)), kernels(std::move(kernels)),
       functions(std::move(functions)), programs(std::move(programs)),
       loaded(std::make_unique<LoadedModule>()) {}
@@ -88,8 +88,7 @@ llvm::Expected<std::vector<Launch>> Executable::plan(llvm::StringRef function,
   uint64_t workspaceBytes = 0;
   if (llvm::Error error = (*program)->evaluate(
           *lookupFunction(function), args, /*workspace=*/nullptr, workspaceBytes,
-          [&](const HostProgram::LaunchInstr &, const Launch &config,
-              const HostProgram::Frame &) {
+          [&](const HostProgram::LaunchInstr &, const Launch &config, const HostProgram::Frame &) {
             launches.push_back(config);
             return llvm::Error::success();
           }))
@@ -103,8 +102,8 @@ llvm::Expected<uint64_t> Executable::getWorkspaceSize(llvm::StringRef function,
   if (!program)
     return program.takeError();
   uint64_t workspaceBytes = 0;
-  if (llvm::Error error = (*program)->evaluate(*lookupFunction(function), args, nullptr,
-                                               workspaceBytes, nullptr))
+  if (llvm::Error error =
+          (*program)->evaluate(*lookupFunction(function), args, nullptr, workspaceBytes, nullptr))
     return std::move(error);
   return workspaceBytes;
 }
@@ -133,11 +132,11 @@ llvm::Error Executable::load() const {
     char log[4096] = {0};
     int jitOptions[] = {cuda::kJitErrorLogBuffer, cuda::kJitErrorLogBufferSizeBytes,
                         cuda::kJitOptimizationLevel};
-    void *jitValues[] = {log, reinterpret_cast<void *>(sizeof(log)),
-                         reinterpret_cast<void *>(static_cast<uintptr_t>(
-                             std::clamp(options.optLevel, 0, 4)))};
-    runtime::CUresult result = api.cuModuleLoadDataEx(&state.module, image.c_str(), 3,
-                                                      jitOptions, jitValues);
+    void *jitValues[] = {
+        log, reinterpret_cast<void *>(sizeof(log)),
+        reinterpret_cast<void *>(static_cast<uintptr_t>(std::clamp(options.optLevel, 0, 4)))};
+    runtime::CUresult result =
+        api.cuModuleLoadDataEx(&state.module, image.c_str(), 3, jitOptions, jitValues);
     if (result != cuda::kSuccess)
       return fail(makeError(runtime::formatCudaError(result, "loading the kernels' PTX") +
                             (log[0] ? ": " + std::string(log) : std::string())));
@@ -168,8 +167,8 @@ llvm::Error Executable::load() const {
   return llvm::Error::success();
 }
 
-llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> args,
-                            void *stream, void *workspace, uint64_t workspaceBytes) const {
+llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> args, void *stream,
+                            void *workspace, uint64_t workspaceBytes) const {
   llvm::Expected<const HostProgram *> found = lookupProgram(function);
   if (!found)
     return found.takeError();
@@ -194,15 +193,15 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
   llvm::SmallVector<Pending, 4> pending;
   llvm::SmallVector<uint64_t, 128> storage;
   uint64_t unused = 0;
-  if (llvm::Error error = program.evaluate(
-          info, args, static_cast<const char *>(workspace), unused,
-          [&](const HostProgram::LaunchInstr &launch, const Launch &config,
-              const HostProgram::Frame &frame) -> llvm::Error {
-            size_t first = storage.size();
-            packParams(launch, frame, storage);
-            pending.push_back({config, first, storage.size() - first});
-            return llvm::Error::success();
-          }))
+  if (llvm::Error error =
+          program.evaluate(info, args, static_cast<const char *>(workspace), unused,
+                           [&](const HostProgram::LaunchInstr &launch, const Launch &config,
+                               const HostProgram::Frame &frame) -> llvm::Error {
+                             size_t first = storage.size();
+                             packParams(launch, frame, storage);
+                             pending.push_back({config, first, storage.size() - first});
+                             return llvm::Error::success();
+                           }))
     return error;
 
   // Argument and rule errors are reported before the driver's (a machine without a GPU gives
@@ -230,9 +229,8 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
     runtime::CUfunction kernel = state.functions[c.kernel];
     runtime::CUresult result;
     if (c.cluster[0] == 0) {
-      result = api.cuLaunchKernel(kernel, c.grid[0], c.grid[1], c.grid[2], c.block[0],
-                                  c.block[1], c.block[2], c.sharedBytes, cuStream,
-                                  params.data(), nullptr);
+      result = api.cuLaunchKernel(kernel, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1],
+                                  c.block[2], c.sharedBytes, cuStream, params.data(), nullptr);
     } else {
       if (!api.cuLaunchKernelEx)
         return makeError("@" + function + ": kernel " + kernels[c.kernel].name +
@@ -242,18 +240,22 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
       attribute.value.clusterDim = {static_cast<unsigned>(c.cluster[0]),
                                     static_cast<unsigned>(c.cluster[1]),
                                     static_cast<unsigned>(c.cluster[2])};
-      cuda::LaunchConfig config = {
-          static_cast<unsigned>(c.grid[0]),  static_cast<unsigned>(c.grid[1]),
-          static_cast<unsigned>(c.grid[2]),  static_cast<unsigned>(c.block[0]),
-          static_cast<unsigned>(c.block[1]), static_cast<unsigned>(c.block[2]),
-          c.sharedBytes,                     cuStream,
-          &attribute,                        1};
+      cuda::LaunchConfig config = {static_cast<unsigned>(c.grid[0]),
+                                   static_cast<unsigned>(c.grid[1]),
+                                   static_cast<unsigned>(c.grid[2]),
+                                   static_cast<unsigned>(c.block[0]),
+                                   static_cast<unsigned>(c.block[1]),
+                                   static_cast<unsigned>(c.block[2]),
+                                   c.sharedBytes,
+                                   cuStream,
+                                   &attribute,
+                                   1};
       result = api.cuLaunchKernelEx(&config, kernel, params.data(), nullptr);
     }
     if (result != cuda::kSuccess)
-      return makeError("@" + function + ": " +
-                       runtime::formatCudaError(result, "cuLaunchKernel(" +
-                                                            kernels[c.kernel].name + ")"));
+      return makeError(
+          "@" + function + ": " +
+          runtime::formatCudaError(result, "cuLaunchKernel(" + kernels[c.kernel].name + ")"));
   }
   return llvm::Error::success();
 }

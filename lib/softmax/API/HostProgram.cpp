@@ -75,9 +75,7 @@ bool isFloat(ScalarType type) {
          type == ScalarType::F64;
 }
 
-unsigned bitWidth(ScalarType type) {
-  return type == ScalarType::I1 ? 1 : 8 * getByteSize(type);
-}
+unsigned bitWidth(ScalarType type) { return type == ScalarType::I1 ? 1 : 8 * getByteSize(type); }
 
 /// Integers are kept sign-extended from their width: `v` normalised to `width` bits.
 int64_t sext(uint64_t v, unsigned width) {
@@ -143,8 +141,8 @@ llvm::Error HostProgram::bindArguments(const FunctionInfo &info, llvm::ArrayRef<
     const Argument &arg = args[i];
     std::string what = ("@" + name + ": argument " + Twine(i)).str();
     if (expected.isTensor != arg.isTensor)
-      return error(what + (expected.isTensor ? " is a tensor, got a scalar"
-                                             : " is a scalar, got a tensor"));
+      return error(
+          what + (expected.isTensor ? " is a tensor, got a scalar" : " is a scalar, got a tensor"));
     int32_t slot = argumentSlots[i];
     if (!arg.isTensor) {
       if (isFloat(expected.type)) {
@@ -162,8 +160,8 @@ llvm::Error HostProgram::bindArguments(const FunctionInfo &info, llvm::ArrayRef<
     if (arg.rank != rank)
       return error(what + " has rank " + Twine(rank) + ", got " + Twine(arg.rank) + " sizes");
     if (arg.stridesMismatch)
-      return error(what + " has rank " + Twine(rank) + ", but the strides are not " +
-                   Twine(rank) + " values");
+      return error(what + " has rank " + Twine(rank) + ", but the strides are not " + Twine(rank) +
+                   " values");
     MemRefValue &m = frame.memrefs[slot];
     m.allocated = m.aligned = static_cast<const char *>(arg.data);
     m.offset = 0;
@@ -200,8 +198,9 @@ llvm::Error HostProgram::evaluate(const FunctionInfo &info, llvm::ArrayRef<Argum
   uint64_t cursor = 0;
 
   auto divisionByZero = [&]() {
-    return error("@" + name + ": division by zero in the launch rules (a size of 0 where the "
-                              "program divides by it)");
+    return error("@" + name +
+                 ": division by zero in the launch rules (a size of 0 where the "
+                 "program divides by it)");
   };
 
   for (size_t pc = 0; pc < code.size();) {
@@ -232,7 +231,7 @@ llvm::Error HostProgram::evaluate(const FunctionInfo &info, llvm::ArrayRef<Argum
     case Opcode::RemUI:
       if (ub == 0)
         return divisionByZero();
-      s[in.result] = sext(in.op == Opcode::DivUI     ? ua / ub
+      s[in.result] = sext(in.op == Opcode::DivUI   ? ua / ub
                           : in.op == Opcode::RemUI ? ua % ub
                                                    : (ua == 0 ? 0 : (ua - 1) / ub + 1),
                           w);

@@ -58,14 +58,42 @@ public:
     Constant, // s[result] = imm
     Dim,      // s[result] = m[a].sizes[imm]
     // Integers: aux is the bit width; values are kept sign-extended to 64 bits.
-    AddI, SubI, MulI, DivUI, DivSI, CeilDivUI, CeilDivSI, FloorDivSI, RemUI, RemSI, MinUI,
-    MaxUI, MinSI, MaxSI, AndI, OrI, XOrI, ShLI, ShRUI, ShRSI,
-    CmpI,  // imm: arith::CmpIPredicate
+    AddI,
+    SubI,
+    MulI,
+    DivUI,
+    DivSI,
+    CeilDivUI,
+    CeilDivSI,
+    FloorDivSI,
+    RemUI,
+    RemSI,
+    MinUI,
+    MaxUI,
+    MinSI,
+    MaxSI,
+    AndI,
+    OrI,
+    XOrI,
+    ShLI,
+    ShRUI,
+    ShRSI,
+    CmpI,   // imm: arith::CmpIPredicate
     Select, // s[result] = s[a] ? s[b] : s[c]
     ExtUI,  // aux: source width
     Resize, // trunci / extsi / index_cast: re-normalise to aux bits
     // Floats: held as double; aux = 32 rounds the result to f32.
-    AddF, SubF, MulF, DivF, NegF, MaxF, MinF, SIToFP, UIToFP, FPToSI, RoundF,
+    AddF,
+    SubF,
+    MulF,
+    DivF,
+    NegF,
+    MaxF,
+    MinF,
+    SIToFP,
+    UIToFP,
+    FPToSI,
+    RoundF,
     // Memref descriptors.
     Copy,     // m[result] = m[a] (memref.cast)
     Collapse, // m[result] = collapse(m[a]); imm: offset into `tables`
@@ -102,9 +130,8 @@ public:
   /// Reads `func` (the output of buildSoftmaxToGPUPipeline) and fills `info` with its arguments,
   /// launch rules and workspace expression. `kernels` maps kernel symbol names to their index.
   /// Reports what it cannot read as an error at the op.
-  static mlir::FailureOr<HostProgram> build(mlir::func::FuncOp func,
-                                            const llvm::StringMap<unsigned> &kernels,
-                                            FunctionInfo &info);
+  static mlir::FailureOr<HostProgram>
+  build(mlir::func::FuncOp func, const llvm::StringMap<unsigned> &kernels, FunctionInfo &info);
 
   /// The registers of one evaluation.
   struct Frame {
@@ -113,9 +140,8 @@ public:
   };
 
   /// One launch of an evaluation: its configuration and where its operands are in `frame`.
-  using LaunchCallback =
-      llvm::function_ref<llvm::Error(const LaunchInstr &launch, const Launch &config,
-                                     const Frame &frame)>;
+  using LaunchCallback = llvm::function_ref<llvm::Error(const LaunchInstr &launch,
+                                                        const Launch &config, const Frame &frame)>;
 
   /// Runs the program for `args` (checked against `info`). Workspace buffers are placed from
   /// `workspace` on (null: offsets from 0); `workspaceBytes` receives the total. `onLaunch`,
@@ -134,7 +160,7 @@ private:
 
   std::vector<Instr> code;
   std::vector<LaunchInstr> launches;
-  std::vector<int64_t> tables; ///< operands of Collapse, Expand and Alloc
+  std::vector<int64_t> tables;        ///< operands of Collapse, Expand and Alloc
   std::vector<int32_t> argumentSlots; ///< per function argument: its scalar or memref slot
   unsigned numScalars = 0, numMemRefs = 0;
   bool usesWorkspace = false;

@@ -117,9 +117,7 @@ std::string stripParens(std::string s) {
   return s.substr(1, s.size() - 2);
 }
 
-unsigned widthOf(Type type) {
-  return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-}
+unsigned widthOf(Type type) { return type.isIndex() ? 64 : type.getIntOrFloatBitWidth(); }
 
 } // namespace
 
@@ -154,8 +152,7 @@ std::string HostProgramBuilder::expr(Value v) {
     return "arg" + number(arg.getArgNumber());
   Operation *op = v.getDefiningOp();
   auto binary = [&](StringRef symbol) {
-    return "(" + expr(op->getOperand(0)) + " " + symbol.str() + " " + expr(op->getOperand(1)) +
-           ")";
+    return "(" + expr(op->getOperand(0)) + " " + symbol.str() + " " + expr(op->getOperand(1)) + ")";
   };
   auto call = [&](StringRef name) {
     std::vector<std::string> operands;
@@ -217,7 +214,8 @@ std::string HostProgramBuilder::expr(Value v) {
       })
       .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
-            arith::FPToSIOp, arith::FPToUIOp>([&](Operation *cast) { return expr(cast->getOperand(0)); })
+            arith::FPToSIOp, arith::FPToUIOp>(
+          [&](Operation *cast) { return expr(cast->getOperand(0)); })
       .Default([&](Operation *other) { return call(other->getName().getStringRef()); });
 }
 
@@ -388,9 +386,7 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
       .Case([&](arith::DivFOp) { return binary(Opcode::DivF); })
       .Case<arith::MaximumFOp, arith::MaxNumFOp>([&](auto) { return binary(Opcode::MaxF); })
       .Case<arith::MinimumFOp, arith::MinNumFOp>([&](auto) { return binary(Opcode::MinF); })
-      .Case([&](arith::NegFOp neg) {
-        return unary(Opcode::NegF, widthOf(neg.getType()));
-      })
+      .Case([&](arith::NegFOp neg) { return unary(Opcode::NegF, widthOf(neg.getType())); })
       .Case([&](arith::CmpIOp cmp) -> LogicalResult {
         std::optional<unsigned> w = width(cmp.getLhs());
         if (!w)
@@ -403,14 +399,12 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
       .Case([&](arith::SelectOp select) -> LogicalResult {
         if (!width(select.getResult()))
           return unsupported();
-        emit({Opcode::Select, 0, defineScalar(select.getResult()),
-              scalar(select.getCondition()), scalar(select.getTrueValue()),
-              scalar(select.getFalseValue())});
+        emit({Opcode::Select, 0, defineScalar(select.getResult()), scalar(select.getCondition()),
+              scalar(select.getTrueValue()), scalar(select.getFalseValue())});
         return success();
       })
-      .Case([&](arith::ExtUIOp ext) {
-        return unary(Opcode::ExtUI, widthOf(ext.getIn().getType()));
-      })
+      .Case(
+          [&](arith::ExtUIOp ext) { return unary(Opcode::ExtUI, widthOf(ext.getIn().getType())); })
       .Case([&](arith::IndexCastUIOp cast) {
         unsigned in = widthOf(cast.getIn().getType()), out = widthOf(cast.getType());
         return in < out ? unary(Opcode::ExtUI, in) : unary(Opcode::Resize, out);
@@ -421,9 +415,7 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
       .Case<arith::ExtFOp, arith::TruncFOp>([&](Operation *cast) {
         return unary(Opcode::RoundF, widthOf(cast->getResult(0).getType()));
       })
-      .Case([&](arith::SIToFPOp cast) {
-        return unary(Opcode::SIToFP, widthOf(cast.getType()));
-      })
+      .Case([&](arith::SIToFPOp cast) { return unary(Opcode::SIToFP, widthOf(cast.getType())); })
       .Case([&](arith::UIToFPOp cast) -> LogicalResult {
         // The source width matters for the unsigned reading; the result is rounded below.
         if (failed(unary(Opcode::UIToFP, widthOf(cast.getIn().getType()))))
@@ -432,9 +424,7 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
           emit({Opcode::RoundF, 32, scalar(cast.getResult()), scalar(cast.getResult())});
         return success();
       })
-      .Case([&](arith::FPToSIOp cast) {
-        return unary(Opcode::FPToSI, widthOf(cast.getType()));
-      })
+      .Case([&](arith::FPToSIOp cast) { return unary(Opcode::FPToSI, widthOf(cast.getType())); })
       .Case([&](memref::CastOp cast) -> LogicalResult {
         emit({Opcode::Copy, 0, defineMemRef(cast.getResult()), memref(cast.getSource())});
         return success();
@@ -447,8 +437,8 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
           p.tables.push_back(group.size());
           p.tables.insert(p.tables.end(), group.begin(), group.end());
         }
-        emit({Opcode::Collapse, 0, defineMemRef(collapse.getResult()),
-              memref(collapse.getSrc()), -1, -1, at});
+        emit({Opcode::Collapse, 0, defineMemRef(collapse.getResult()), memref(collapse.getSrc()),
+              -1, -1, at});
         return success();
       })
       .Case([&](memref::ExpandShapeOp expand) -> LogicalResult {
@@ -470,8 +460,8 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
             p.tables.push_back(-1);
           }
         }
-        emit({Opcode::Expand, 0, defineMemRef(expand.getResult()), memref(expand.getSrc()), -1,
-              -1, at});
+        emit({Opcode::Expand, 0, defineMemRef(expand.getResult()), memref(expand.getSrc()), -1, -1,
+              at});
         return success();
       })
       .Case([&](gpu::AllocOp alloc) -> LogicalResult {
@@ -544,8 +534,8 @@ LogicalResult HostProgramBuilder::build() {
       argument.type = *type;
       p.argumentSlots.push_back(defineScalar(arg));
     } else {
-      return func.emitOpError() << "argument " << arg.getArgNumber() << " of type "
-                                << arg.getType() << " is not supported by the C++ API";
+      return func.emitOpError() << "argument " << arg.getArgNumber() << " of type " << arg.getType()
+                                << " is not supported by the C++ API";
     }
     info.arguments.push_back(std::move(argument));
   }

@@ -54,9 +54,9 @@ softmax_error *convert(const softmax_argument *arguments, size_t count,
       if (a.rank < 0 || (a.rank > 0 && !a.sizes))
         return makeError("argument " + std::to_string(i) + ": rank " + std::to_string(a.rank) +
                          " needs that many sizes");
-      converted.push_back(Argument::tensor(
-          a.data, llvm::ArrayRef<int64_t>(a.sizes, a.rank),
-          a.strides ? llvm::ArrayRef<int64_t>(a.strides, a.rank) : llvm::ArrayRef<int64_t>()));
+      converted.push_back(Argument::tensor(a.data, llvm::ArrayRef<int64_t>(a.sizes, a.rank),
+                                           a.strides ? llvm::ArrayRef<int64_t>(a.strides, a.rank)
+                                                     : llvm::ArrayRef<int64_t>()));
       break;
     case SOFTMAX_ARGUMENT_FLOAT:
       converted.push_back(Argument::scalar(a.float_value));
@@ -182,17 +182,15 @@ const char *softmax_executable_function(const softmax_executable *executable, si
   return executable->executable->getFunctions()[index].name.c_str();
 }
 
-int64_t softmax_function_num_arguments(const softmax_executable *executable,
-                                       const char *function) {
+int64_t softmax_function_num_arguments(const softmax_executable *executable, const char *function) {
   if (!executable || !function)
     return -1;
   const FunctionInfo *info = executable->executable->lookupFunction(function);
   return info ? static_cast<int64_t>(info->arguments.size()) : -1;
 }
 
-softmax_error *softmax_function_argument(const softmax_executable *executable,
-                                         const char *function, size_t index,
-                                         softmax_argument_info *info) {
+softmax_error *softmax_function_argument(const softmax_executable *executable, const char *function,
+                                         size_t index, softmax_argument_info *info) {
   if (softmax_error *error = checkHandle(executable, function))
     return error;
   const FunctionInfo *found = executable->executable->lookupFunction(function);
@@ -241,9 +239,9 @@ softmax_error *softmax_plan(const softmax_executable *executable, const char *fu
   return nullptr;
 }
 
-softmax_error *softmax_workspace_size(const softmax_executable *executable,
-                                      const char *function, const softmax_argument *arguments,
-                                      size_t num_arguments, uint64_t *bytes) {
+softmax_error *softmax_workspace_size(const softmax_executable *executable, const char *function,
+                                      const softmax_argument *arguments, size_t num_arguments,
+                                      uint64_t *bytes) {
   if (softmax_error *error = checkHandle(executable, function))
     return error;
   llvm::SmallVector<Argument, 4> converted;
@@ -264,8 +262,8 @@ softmax_error *softmax_load(const softmax_executable *executable) {
 }
 
 softmax_error *softmax_run(const softmax_executable *executable, const char *function,
-                           const softmax_argument *arguments, size_t num_arguments,
-                           void *stream, void *workspace, uint64_t workspace_bytes) {
+                           const softmax_argument *arguments, size_t num_arguments, void *stream,
+                           void *workspace, uint64_t workspace_bytes) {
   if (softmax_error *error = checkHandle(executable, function))
     return error;
   // Small calls stay off the heap: the C++ API's Argument is a plain value.

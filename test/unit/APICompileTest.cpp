@@ -264,4 +264,33 @@ TEST(APICompile, CubinFormatKeepsTheCubin) {
       << "a cubin is an ELF file";
 }
 
+TEST(APICompile, EveryPublicFunctionIsCallable) {
+  std::shared_ptr<const Executable> exe = compileOrFail(R"mlir(
+func.func @a(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %y = softmax.softmax %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+func.func @b(%x: tensor<16x32xf16>) -> tensor<16x32xf16> {
+  %y = softmax.log_softmax %x : tensor<16x32xf16>
+  return %y : tensor<16x32xf16>
+}
+func.func private @hidden(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %y = softmax.softmax %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+func.func @helper(%t: f32) -> f32 {
+  return %t : f32
+}
+)mlir");
+  ASSERT_TRUE(exe);
+  std::vector<std::string> names;
+  for (const FunctionInfo &f : exe->getFunctions())
+    names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(exe->lookupFunction("b"));
+  const LaunchRule &rule = exe->lookupFunction("b")->launches.at(0);
+  EXPECT_TRUE(llvm::StringRef(exe->getKernels()[rule.kernel].name).starts_with("b_0_"));
+  EXPECT_EQ(exe->lookupFunction("b")->arguments[0].type, ScalarType::F16);
+}
+
 } // namespace

@@ -38,6 +38,8 @@
 #include "softmax/Runtime/DeviceFill.h"
 #include "softmax/Runtime/MgpuRuntime.h"
 
+#include "Version.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -49,6 +51,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -1036,6 +1039,13 @@ llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled)
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists softmax-run's own options; the hundreds of LLVM backend options linked in stay
+  // accepted but are not listed (--help-hidden lists everything).
+  cl::HideUnrelatedOptions({&runCategory, &pipelineCategory});
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "softmax-run " SOFTMAX_VERSION " (commit " SOFTMAX_GIT_COMMIT "), LLVM/MLIR "
+       << LLVM_VERSION_STRING << "\n";
+  });
   // Unknown options and bad values are usage errors (exit 2), not cl's default exit 1.
   std::string clErrors;
   llvm::raw_string_ostream clStream(clErrors);

@@ -32,6 +32,7 @@
 #include "softmax/Runner/Compare.h"
 #include "softmax/Runner/DataFiles.h"
 #include "softmax/Runner/Inputs.h"
+#include "softmax/Runner/Progress.h"
 #include "softmax/Runner/Report.h"
 #include "softmax/Runner/Signature.h"
 #include "softmax/Runner/Storage.h"
@@ -178,6 +179,11 @@ static cl::opt<bool> printFillPtx(
     "print-fill-ptx", cl::Hidden,
     cl::desc("Testing aid: print the PTX of the device input fill kernels and exit"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<double> progressAfter(
+    "progress-after",
+    cl::desc("Report a phase on stderr once it has run this many seconds (0: every phase; "
+             "negative: never). Default: 1 when stderr is a terminal, else never"),
+    cl::init(1.0), cl::cat(runCategory));
 static cl::opt<int> maxReported("max-reported", cl::desc("Mismatches printed per output"),
                                 cl::init(8), cl::cat(runCategory));
 
@@ -251,6 +257,7 @@ void fillPipelineOptions(mlir::softmax::SoftmaxToNVVMOptions &options) {
 /// The plans (softmax-fuse + softmax-select-strategy) and kernel names (softmax-lower-to-gpu)
 /// of the entry function, from a clone of the module.
 LogicalResult analyse(ModuleOp module, llvm::StringRef entry, RunReport &report) {
+  Phase phase("planning (softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu)");
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(module.getContext());
   pm.addNestedPass<func::FuncOp>(mlir::softmax::createFusePass());
@@ -873,6 +880,7 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
     const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
     if (o < session.outputPaths.size() && !session.outputPaths[o].empty()) {
       const std::string &path = session.outputPaths[o];
+      Phase phase("writing " + path);
       NpyArray array = packOutput(tensor.spec, outputImages[o].data(), tensor.stride);
       if (llvm::Error err = writeNpy(array, path)) {
         std::string line = "--output: " + errorLine(std::move(err));
@@ -909,16 +917,20 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   // Host inputs: doubles exactly representable in their storage types, for the upload and the
   // reference.
   std::vector<std::vector<double>> values;
-  if (session.fileValues)
+  if (session.fileValues) {
     values = std::move(*session.fileValues);
-  else if (!report.inputsOnDevice && !jitWithoutGPU)
+  } else if (!report.inputsOnDevice && !jitWithoutGPU) {
+    Phase phase("generating the inputs");
     values = generateInputs(signature.inputs, session.inputOptions, report.notes);
+  }
 
   CaseBuffers buffers;
   layoutCase(signature, session.inputOptions, buffers);
   if (!session.noDevice) {
     if (llvm::Error err = allocate(buffers))
       return caseDeviceError(report, "allocating", std::move(err));
+    Phase phase(report.inputsOnDevice ? "generating the inputs on the device"
+                                      : "uploading the inputs");
     llvm::Error err = report.inputsOnDevice
                           ? fillInputsOnDevice(signature, session.inputOptions, buffers,
                                                session.stream)
@@ -954,15 +966,18 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
                                             session.hasDataFiles());
   std::vector<std::vector<uint8_t>> outputImages(
       checkRunNeeded || emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
-  if (checkRunNeeded)
+  if (checkRunNeeded) {
+    Phase phase("running " + session.symbol + " and reading its results");
     if (llvm::Error err = checkRun(session, buffers, outputImages, report))
       return caseDeviceError(report, "check run", std::move(err));
+  }
 
   // The float64 reference of the unfused program, rounded to the result types.
   std::vector<mlir::softmax::reference::HostValue> referenceResults;
   bool doCheck = session.doCheck || emulateDevice;
   if (doCheck) {
     using namespace mlir::softmax::reference;
+    Phase phase("evaluating the float64 reference");
     std::vector<HostValue> args;
     for (auto [i, spec] : llvm::enumerate(signature.inputs))
       args.push_back(spec.isTensor
@@ -984,6 +999,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   if (emulateDevice)
     emulateOutputs(buffers, referenceResults, outputImages);
 
+  Phase comparing("comparing the results with the reference");
   for (size_t o = 0; o < outputImages.size(); ++o) {
     const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
     OutputReport output;
@@ -1006,14 +1022,17 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
     report.outputReports.push_back(std::move(output));
   }
+  comparing.finish();
   referenceResults.clear();
   if (int exitCode = writeAndCompareFiles(session, signature, buffers, outputImages, report))
     return exitCode;
   outputImages.clear();
 
-  if (bench && !emulateDevice)
+  if (bench && !emulateDevice) {
+    Phase phase("timing (" + std::to_string(warmup + reps) + " runs and a copy)");
     if (llvm::Error err = benchCase(session, signature, buffers, report))
       return caseDeviceError(report, "bench", std::move(err));
+  }
 
   for (const std::string &note : report.notes)
     llvm::outs() << "note: " << note << "\n";
@@ -1129,6 +1148,7 @@ int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
   for (auto [o, path] : llvm::enumerate(session.expectedPaths)) {
     if (path.empty())
       continue;
+    Phase phase("reading " + path);
     llvm::Expected<std::vector<double>> values = readExpectedOutput(signature.outputs[o], path);
     if (!values)
       return usageError(session, errorLine(values.takeError()));
@@ -1140,6 +1160,7 @@ int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
 /// JIT-compiles the host code; the module constructors load the kernels through our mgpu*
 /// functions. Returns an error line on failure.
 llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled) {
+  Phase phase("JIT-compiling the host code and loading the kernels");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
@@ -1187,6 +1208,11 @@ int main(int argc, char **argv) {
     return kExitUsage;
   }
   rt::CudaDriver &driver = rt::CudaDriver::get();
+  // Progress lines are for people watching a terminal; logs and the tests' pipes get them only
+  // when asked for.
+  Phase::setThreshold(progressAfter.getNumOccurrences() || llvm::errs().is_displayed()
+                          ? progressAfter.getValue()
+                          : -1.0);
 
   // --probe: is there a usable GPU? (lit uses this to set the `gpu` feature.)
   if (probe) {
@@ -1240,6 +1266,7 @@ int main(int argc, char **argv) {
     return usageError(session, "--inputs=device cannot apply --special (use --inputs=host)");
 
   // Parse once.
+  Phase parsing("parsing " + inputFile);
   DialectRegistry registry;
   mlir::softmax::registerDialects(registry);
   MLIRContext context(registry);
@@ -1267,6 +1294,8 @@ int main(int argc, char **argv) {
     }
   }
 
+  parsing.finish();
+
   // The entry and the shapes of every case, all resolved before compiling.
   std::string error;
   FailureOr<func::FuncOp> entry = findEntry(*module, entryName, error);
@@ -1276,6 +1305,7 @@ int main(int argc, char **argv) {
   // --input files: read now, so that their shapes fill the dynamic dimensions.
   std::vector<InputArgument> inputFiles;
   for (const std::string &text : inputArguments) {
+    Phase phase("reading " + text);
     llvm::Expected<InputArgument> argument = parseInputArgument(text);
     if (!argument)
       return usageError(session, errorLine(argument.takeError()));
@@ -1334,6 +1364,7 @@ int main(int argc, char **argv) {
   }
   OwningOpRef<ModuleOp> compiled = module->clone();
   {
+    Phase phase("compiling the kernels and the host code (softmax-to-nvvm)");
     PassManager pm(&context);
     mlir::softmax::SoftmaxToNVVMOptions options;
     fillPipelineOptions(options);

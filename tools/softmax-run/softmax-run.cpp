@@ -56,6 +56,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -278,7 +279,11 @@ LogicalResult analyse(ModuleOp module, llvm::StringRef entry, RunReport &report)
   });
 
   PassManager lower(module.getContext());
-  lower.addPass(mlir::softmax::createLowerToGPUPass());
+  // The plans must fit the chip the kernels are compiled for (e.g. a row_shared row in its
+  // shared memory), as in buildSoftmaxToNVVMPipeline.
+  mlir::softmax::LowerToGPUPassOptions lowerOptions;
+  lowerOptions.chip = chip;
+  lower.addPass(mlir::softmax::createLowerToGPUPass(lowerOptions));
   if (failed(lower.run(*clone)))
     return failure();
   clone->walk([&](gpu::GPUFuncOp kernel) {
@@ -1102,6 +1107,45 @@ std::string casePrefix(const std::vector<std::string> &caseShapes) {
   return "--case=" + llvm::join(caseShapes, ",") + ": ";
 }
 
+/// The --shape list of a resolved signature (its dynamic tensor arguments' shapes), for errors.
+std::vector<std::string> caseShapesOf(const Signature &signature) {
+  std::vector<std::string> shapes;
+  for (const ArgSpec &spec : signature.inputs)
+    if (spec.isTensor && spec.typeString.find('?') != std::string::npos) {
+      std::string text = spec.describe();
+      shapes.push_back(text.substr(0, text.rfind('x')));
+    }
+  return shapes;
+}
+
+/// Refuses a case whose host-side buffers (inputs and reference in float64, output images)
+/// exceed the machine's physical memory: it would otherwise die in an allocation minutes later.
+int checkHostMemory(Session &session, const Signature &signature) {
+  bool hostInputs = !useDeviceInputs(session) && !jitWithoutGPU;
+  bool reference = session.doCheck || emulateDevice;
+  // Doubles: a few overflow-free terms, exact enough for a limit.
+  double bytes = 0;
+  for (auto [i, spec] : llvm::enumerate(signature.inputs))
+    if (spec.isTensor && hostInputs)
+      bytes += 8.0 * spec.getNumElements() +
+               static_cast<double>(*getAllocatedBytes(spec, rowStride));
+  for (const ArgSpec &spec : signature.outputs) {
+    bytes += static_cast<double>(*getAllocatedBytes(spec, rowStride));
+    if (reference)
+      bytes += 16.0 * spec.getNumElements(); // the result and one intermediate in float64
+  }
+  double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
+  if (physical <= 0 || bytes <= physical)
+    return 0;
+  return usageError(session, casePrefix(caseShapesOf(signature)) + "the run needs about " +
+                                 llvm::formatv("{0:F1}", bytes / (1 << 30)).str() +
+                                 " GiB of host memory (inputs and reference in float64), more "
+                                 "than this machine's " +
+                                 llvm::formatv("{0:F1}", physical / (1 << 30)).str() +
+                                 " GiB: use smaller shapes, or --no-check --bench to generate "
+                                 "the inputs on the device");
+}
+
 /// --input, --output and --expected-output against the resolved signature: the input values,
 /// the output paths and the expected values, all before compiling. Returns a usage error's exit
 /// code, else 0.
@@ -1252,6 +1296,13 @@ int main(int argc, char **argv) {
     if (!parseSpecialCases(special, inputOptions.special, error))
       return usageError(session, error);
   }
+  {
+    // The pipeline's passes would take a bad chip or format on trust or report it and carry on.
+    mlir::softmax::SoftmaxToNVVMOptions options;
+    fillPipelineOptions(options);
+    if (llvm::Error err = mlir::softmax::verifySoftmaxToNVVMOptions(options))
+      return usageError(session, "pipeline options: " + errorLine(std::move(err)));
+  }
   if (rowStride < 0)
     return usageError(session, "--row-stride must be >= 0");
   if (reps < 1 || warmup < 0)
@@ -1351,8 +1402,24 @@ int main(int argc, char **argv) {
                               " is smaller than a row (" +
                               std::to_string(signature.inputs[firstFloat].getRowWidth()) +
                               " elements)");
+      auto fits = [&](const ArgSpec &spec) {
+        return llvm::is_contained(spec.shape, -1) || getAllocatedBytes(spec, rowStride);
+      };
+      std::vector<ArgSpec> strided = signature.outputs;
+      strided.push_back(signature.inputs[firstFloat]);
+      for (const ArgSpec &spec : strided)
+        if (!fits(spec))
+          return usageError(session, casePrefix(caseShapesOf(signature)) + "--row-stride=" +
+                                         std::to_string(rowStride) + ": " + spec.describe() +
+                                         " with its rows that far apart takes more bytes than "
+                                         "fit in 64 bits");
     }
   }
+  session.noDevice = jitWithoutGPU || emulateDevice;
+  if (!compileOnly)
+    for (const Signature &signature : signatures)
+      if (int exitCode = checkHostMemory(session, signature))
+        return exitCode;
 
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();

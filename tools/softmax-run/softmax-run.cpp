@@ -34,6 +34,7 @@
 #include "softmax/Runner/Inputs.h"
 #include "softmax/Runner/Progress.h"
 #include "softmax/Runner/Report.h"
+#include "softmax/Runner/RunnerOptions.h"
 #include "softmax/Runner/Signature.h"
 #include "softmax/Runner/Storage.h"
 #include "softmax/Runtime/CudaDriver.h"
@@ -132,8 +133,6 @@ static cl::opt<int> reps("reps", cl::desc("Timed runs with --bench"), cl::init(2
                          cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before them"), cl::init(3),
                            cl::cat(runCategory));
-/// Where the inputs are generated.
-enum class InputSource { Auto, Host, Device };
 static cl::opt<InputSource> inputSource(
     "inputs", cl::desc("Where the inputs are generated"), cl::init(InputSource::Auto),
     cl::values(clEnumValN(InputSource::Auto, "auto",
@@ -244,28 +243,18 @@ std::string printType(Type type) {
   return text;
 }
 
-/// The pipeline options from the command line (the options object cannot be copied).
-void fillPipelineOptions(mlir::softmax::SoftmaxToNVVMOptions &options) {
-  options.chip = chip;
-  options.features = features;
-  options.optLevel = kernelOptLevel;
-  options.format = binaryFormat;
-  options.registersPerThread = registersPerThread;
-  options.threadsPerBlock = threadsPerBlock;
-  options.ptxFile = ptxFile;
-}
-
 /// The plans (softmax-fuse + softmax-select-strategy) and kernel names (softmax-lower-to-gpu)
 /// of the entry function, from a clone of the module.
-LogicalResult analyse(ModuleOp module, llvm::StringRef entry, RunReport &report) {
+LogicalResult analyse(ModuleOp module, llvm::StringRef entry, const RunnerOptions &opts,
+                      RunReport &report) {
   Phase phase("planning (softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu)");
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(module.getContext());
   pm.addNestedPass<func::FuncOp>(mlir::softmax::createFusePass());
   mlir::softmax::SelectStrategyPassOptions strategy;
-  strategy.chip = chip;
-  strategy.registersPerThread = registersPerThread;
-  strategy.threadsPerBlock = threadsPerBlock;
+  strategy.chip = opts.pipeline.chip;
+  strategy.registersPerThread = opts.pipeline.registersPerThread;
+  strategy.threadsPerBlock = opts.pipeline.threadsPerBlock;
   pm.addNestedPass<func::FuncOp>(mlir::softmax::createSelectStrategyPass(strategy));
   if (failed(pm.run(*clone)))
     return failure();
@@ -282,7 +271,7 @@ LogicalResult analyse(ModuleOp module, llvm::StringRef entry, RunReport &report)
   // The plans must fit the chip the kernels are compiled for (e.g. a row_shared row in its
   // shared memory), as in buildSoftmaxToNVVMPipeline.
   mlir::softmax::LowerToGPUPassOptions lowerOptions;
-  lowerOptions.chip = chip;
+  lowerOptions.chip = opts.pipeline.chip;
   lower.addPass(mlir::softmax::createLowerToGPUPass(lowerOptions));
   if (failed(lower.run(*clone)))
     return failure();
@@ -377,6 +366,7 @@ double median(std::vector<double> values) {
 /// (--case, or the one run --shape describes) then runs against it. The session holds what the
 /// cases share and the reports of the cases run so far.
 struct Session {
+  RunnerOptions options;
   bool multiCase = false; ///< --case given: a JSON array and one progress line per case
   RunReport base;         ///< file, entry, device, plans, kernels, seed, row stride
   std::vector<RunReport> reports;
@@ -404,10 +394,11 @@ struct Session {
 
 /// Writes the JSON (an array with --case) and prints the summary last; returns `exitCode`.
 int writeResults(Session &session, int exitCode) {
-  if (!jsonFile.empty()) {
+  const RunnerOptions &opts = session.options;
+  if (!opts.jsonFile.empty()) {
     std::string error;
-    bool written = session.multiCase ? writeJsonArray(session.reports, jsonFile, error)
-                                     : writeJson(session.reports.front(), jsonFile, error);
+    bool written = session.multiCase ? writeJsonArray(session.reports, opts.jsonFile, error)
+                                     : writeJson(session.reports.front(), opts.jsonFile, error);
     if (!written)
       llvm::errs() << "softmax-run: " << error << "\n";
   }
@@ -486,7 +477,7 @@ int findFirstFloat(const std::vector<ArgSpec> &inputs) {
 
 /// Lays out every tensor (the first float input and the outputs at --row-stride) and encodes
 /// the scalars.
-void layoutCase(const Signature &signature, const InputOptions &inputOptions,
+void layoutCase(const Signature &signature, const InputOptions &inputOptions, int64_t rowStride,
                 CaseBuffers &buffers) {
   int firstFloat = findFirstFloat(signature.inputs);
   buffers.scalarSlots.assign(signature.inputs.size(), 0);
@@ -498,7 +489,7 @@ void layoutCase(const Signature &signature, const InputOptions &inputOptions,
     }
     DeviceTensor tensor;
     tensor.spec = spec;
-    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride.getValue() : 0);
+    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride : 0);
     buffers.tensors.push_back(std::move(tensor));
   }
   buffers.numInputTensors = buffers.tensors.size();
@@ -765,6 +756,7 @@ private:
 /// Times the copy reference: cuMemcpyDtoDAsync of idealBytes / 2 (reads and writes the same
 /// total as the kernels), median of --reps after --warmup. Notes when there is no memory for it.
 llvm::Error timeCopy(Session &session, RunReport &report) {
+  const RunnerOptions &opts = session.options;
   rt::CudaDriver &driver = rt::CudaDriver::get();
   size_t copyBytes = static_cast<size_t>(report.idealBytes / 2) & ~size_t(15);
   if (copyBytes == 0)
@@ -782,7 +774,7 @@ llvm::Error timeCopy(Session &session, RunReport &report) {
   // Not zeros: a copy of a constant non-zero pattern (any bytes do for a copy).
   llvm::consumeError(driver.memset32Async(*src, 0x3F8CCCCD, copyBytes / 4, session.stream));
   llvm::Expected<std::vector<float>> copies =
-      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, reps, warmup);
+      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, opts.reps, opts.warmup);
   llvm::consumeError(driver.free(*src));
   llvm::consumeError(driver.free(*dst));
   if (!copies)
@@ -800,23 +792,24 @@ llvm::Error timeCopy(Session &session, RunReport &report) {
 /// events), the last one checked for unwritten elements again, then the copy reference.
 llvm::Error benchCase(Session &session, const Signature &signature, CaseBuffers &buffers,
                       RunReport &report) {
+  const RunnerOptions &opts = session.options;
   GpuLock lock;
-  if (llvm::Error err = lock.acquire(gpuLock))
+  if (llvm::Error err = lock.acquire(opts.gpuLock))
     return err;
   report.benched = true;
-  report.reps = reps;
-  report.warmup = warmup;
+  report.reps = opts.reps;
+  report.warmup = opts.warmup;
   rt::setKernelTiming(true);
   // Off again on every way out (an error stops the loop early).
   llvm::scope_exit timingOff([] { rt::setKernelTiming(false); });
   std::vector<double> callUs;
-  for (int i = 0; i < warmup + reps; ++i) {
+  for (int i = 0; i < opts.warmup + opts.reps; ++i) {
     if (llvm::Error err = runOnce(session, buffers))
       return withContext("running " + session.symbol + " (bench)", std::move(err));
     llvm::Expected<std::vector<float>> times = rt::takeKernelTimes();
     if (!times)
       return withContext("reading the kernel times", times.takeError());
-    if (i < warmup)
+    if (i < opts.warmup)
       continue;
     double sum = 0;
     for (float ms : *times)
@@ -869,10 +862,11 @@ llvm::Error benchCase(Session &session, const Signature &signature, CaseBuffers 
 
 /// Whether this case's inputs are generated by the device fill kernels (see --inputs).
 bool useDeviceInputs(const Session &session) {
+  const RunnerOptions &opts = session.options;
   if (session.noDevice || session.doCheck || session.fileValues ||
       !session.inputOptions.special.names().empty())
     return false;
-  return inputSource == InputSource::Device || (inputSource == InputSource::Auto && bench);
+  return opts.inputSource == InputSource::Device || (opts.inputSource == InputSource::Auto && opts.bench);
 }
 
 /// --output and --expected-output: writes the results the device computed and compares them
@@ -881,6 +875,7 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
                          const CaseBuffers &buffers,
                          const std::vector<std::vector<uint8_t>> &outputImages,
                          RunReport &report) {
+  const RunnerOptions &opts = session.options;
   for (size_t o = 0; o < outputImages.size(); ++o) {
     const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
     if (o < session.outputPaths.size() && !session.outputPaths[o].empty()) {
@@ -904,7 +899,7 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
       output.expectedFile = session.expectedPaths[o];
       output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
                                      outputImages[o].data(), tensor.stride,
-                                     session.expectedValues[o].data(), output.kind, maxReported);
+                                     session.expectedValues[o].data(), output.kind, opts.maxReported);
       for (const Mismatch &mismatch : output.compare.first)
         llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch)
                      << " (expected: " << output.expectedFile << ")\n";
@@ -916,6 +911,7 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
 
 /// Runs one case against the compiled program; fills `report`; returns its exit code.
 int runCase(Session &session, const Signature &signature, RunReport &report) {
+  const RunnerOptions &opts = session.options;
   rt::CudaDriver &driver = rt::CudaDriver::get();
   report.inputsOnDevice = useDeviceInputs(session);
 
@@ -924,13 +920,13 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   std::vector<std::vector<double>> values;
   if (session.fileValues) {
     values = std::move(*session.fileValues);
-  } else if (!report.inputsOnDevice && !jitWithoutGPU) {
+  } else if (!report.inputsOnDevice && !opts.jitWithoutGPU) {
     Phase phase("generating the inputs");
     values = generateInputs(signature.inputs, session.inputOptions, report.notes);
   }
 
   CaseBuffers buffers;
-  layoutCase(signature, session.inputOptions, buffers);
+  layoutCase(signature, session.inputOptions, session.options.rowStride, buffers);
   if (!session.noDevice) {
     if (llvm::Error err = allocate(buffers))
       return caseDeviceError(report, "allocating", std::move(err));
@@ -948,7 +944,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     report.idealBytes += tensor.spec.getNumElements() * tensor.elementBytes();
   report.fitsInL2 = report.idealBytes < driver.info().l2CacheBytes;
 
-  if (jitWithoutGPU) {
+  if (opts.jitWithoutGPU) {
     // The host code runs to its end; the first mgpu* call records the missing driver.
     if (llvm::Error err = session.engine->invokePacked(session.symbol, buffers.packedArgs)) {
       std::string line = "calling " + session.symbol + ": " + errorLine(std::move(err));
@@ -967,10 +963,10 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   bool stridedInput = llvm::any_of(buffers.inputs(), [](const DeviceTensor &tensor) {
     return !tensor.hostImage.empty();
   });
-  bool checkRunNeeded = !emulateDevice && (session.doCheck || !bench || stridedInput ||
+  bool checkRunNeeded = !opts.emulateDevice && (session.doCheck || !opts.bench || stridedInput ||
                                             session.hasDataFiles());
   std::vector<std::vector<uint8_t>> outputImages(
-      checkRunNeeded || emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
+      checkRunNeeded || opts.emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
   if (checkRunNeeded) {
     Phase phase("running " + session.symbol + " and reading its results");
     if (llvm::Error err = checkRun(session, buffers, outputImages, report))
@@ -979,7 +975,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
 
   // The float64 reference of the unfused program, rounded to the result types.
   std::vector<mlir::softmax::reference::HostValue> referenceResults;
-  bool doCheck = session.doCheck || emulateDevice;
+  bool doCheck = session.doCheck || opts.emulateDevice;
   if (doCheck) {
     using namespace mlir::softmax::reference;
     Phase phase("evaluating the float64 reference");
@@ -1001,7 +997,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     referenceResults = std::move(*results);
   }
   values.clear();
-  if (emulateDevice)
+  if (opts.emulateDevice)
     emulateOutputs(buffers, referenceResults, outputImages);
 
   Phase comparing("comparing the results with the reference");
@@ -1022,7 +1018,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
       reference = result.data.data();
     }
     output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
-                                   tensor.stride, reference, output.kind, maxReported);
+                                   tensor.stride, reference, output.kind, opts.maxReported);
     for (const Mismatch &mismatch : output.compare.first)
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
     report.outputReports.push_back(std::move(output));
@@ -1033,8 +1029,8 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     return exitCode;
   outputImages.clear();
 
-  if (bench && !emulateDevice) {
-    Phase phase("timing (" + std::to_string(warmup + reps) + " runs and a copy)");
+  if (opts.bench && !opts.emulateDevice) {
+    Phase phase("timing (" + std::to_string(opts.warmup + opts.reps) + " runs and a copy)");
     if (llvm::Error err = benchCase(session, signature, buffers, report))
       return caseDeviceError(report, "bench", std::move(err));
   }
@@ -1062,25 +1058,26 @@ std::vector<std::string> dynamicTensorArguments(func::FuncOp fn) {
 /// The shape lists of the cases: one per --case (split at ','), or the --shape list.
 /// `fileShapes`: the shapes that --input files give (used when there is no --shape).
 FailureOr<std::vector<std::vector<std::string>>>
-collectCases(func::FuncOp fn, const std::vector<std::string> &fileShapes, std::string &error) {
-  if (caseList.empty() && shapes.empty())
+collectCases(const RunnerOptions &opts, func::FuncOp fn, const std::vector<std::string> &fileShapes,
+             std::string &error) {
+  if (opts.caseList.empty() && opts.shapes.empty())
     return std::vector<std::vector<std::string>>{fileShapes};
-  if (caseList.empty())
-    return std::vector<std::vector<std::string>>{std::vector<std::string>(shapes.begin(),
-                                                                          shapes.end())};
-  if (!shapes.empty()) {
+  if (opts.caseList.empty())
+    return std::vector<std::vector<std::string>>{std::vector<std::string>(opts.shapes.begin(),
+                                                                          opts.shapes.end())};
+  if (!opts.shapes.empty()) {
     error = "--case and --shape cannot be combined (a --case holds the --shape list of one run, "
             "joined by ',')";
     return failure();
   }
   std::vector<std::string> dynamic = dynamicTensorArguments(fn);
-  if (dynamic.empty() && caseList.size() > 1) {
+  if (dynamic.empty() && opts.caseList.size() > 1) {
     error = "the program has no dynamic dimensions: give --case= (with no shapes) once, not " +
-            std::to_string(caseList.size()) + " times";
+            std::to_string(opts.caseList.size()) + " times";
     return failure();
   }
   std::vector<std::vector<std::string>> cases;
-  for (const std::string &text : caseList) {
+  for (const std::string &text : opts.caseList) {
     llvm::SmallVector<llvm::StringRef> parts;
     llvm::StringRef(text).split(parts, ',', -1, /*KeepEmpty=*/false);
     if (parts.size() != dynamic.size()) {
@@ -1101,43 +1098,44 @@ collectCases(func::FuncOp fn, const std::vector<std::string> &fileShapes, std::s
 }
 
 /// "--case=16384x4096,16384: " before an error about one case (nothing without --case).
-std::string casePrefix(const std::vector<std::string> &caseShapes) {
-  if (caseList.empty())
+std::string casePrefix(const RunnerOptions &opts, const std::vector<std::string> &caseShapes) {
+  if (opts.caseList.empty())
     return "";
   return "--case=" + llvm::join(caseShapes, ",") + ": ";
 }
 
 /// The --shape list of a resolved signature (its dynamic tensor arguments' shapes), for errors.
 std::vector<std::string> caseShapesOf(const Signature &signature) {
-  std::vector<std::string> shapes;
+  std::vector<std::string> list;
   for (const ArgSpec &spec : signature.inputs)
     if (spec.isTensor && spec.typeString.find('?') != std::string::npos) {
       std::string text = spec.describe();
-      shapes.push_back(text.substr(0, text.rfind('x')));
+      list.push_back(text.substr(0, text.rfind('x')));
     }
-  return shapes;
+  return list;
 }
 
 /// Refuses a case whose host-side buffers (inputs and reference in float64, output images)
 /// exceed the machine's physical memory: it would otherwise die in an allocation minutes later.
 int checkHostMemory(Session &session, const Signature &signature) {
-  bool hostInputs = !useDeviceInputs(session) && !jitWithoutGPU;
-  bool reference = session.doCheck || emulateDevice;
+  const RunnerOptions &opts = session.options;
+  bool hostInputs = !useDeviceInputs(session) && !opts.jitWithoutGPU;
+  bool reference = session.doCheck || opts.emulateDevice;
   // Doubles: a few overflow-free terms, exact enough for a limit.
   double bytes = 0;
   for (auto [i, spec] : llvm::enumerate(signature.inputs))
     if (spec.isTensor && hostInputs)
       bytes += 8.0 * spec.getNumElements() +
-               static_cast<double>(*getAllocatedBytes(spec, rowStride));
+               static_cast<double>(*getAllocatedBytes(spec, opts.rowStride));
   for (const ArgSpec &spec : signature.outputs) {
-    bytes += static_cast<double>(*getAllocatedBytes(spec, rowStride));
+    bytes += static_cast<double>(*getAllocatedBytes(spec, opts.rowStride));
     if (reference)
       bytes += 16.0 * spec.getNumElements(); // the result and one intermediate in float64
   }
   double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
   if (physical <= 0 || bytes <= physical)
     return 0;
-  return usageError(session, casePrefix(caseShapesOf(signature)) + "the run needs about " +
+  return usageError(session, casePrefix(opts, caseShapesOf(signature)) + "the run needs about " +
                                  llvm::formatv("{0:F1}", bytes / (1 << 30)).str() +
                                  " GiB of host memory (inputs and reference in float64), more "
                                  "than this machine's " +
@@ -1151,9 +1149,10 @@ int checkHostMemory(Session &session, const Signature &signature) {
 /// code, else 0.
 int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
                      llvm::ArrayRef<InputArgument> inputFiles) {
-  if (inputFiles.empty() && outputFiles.empty() && expectedOutputs.empty())
+  const RunnerOptions &opts = session.options;
+  if (inputFiles.empty() && opts.outputFiles.empty() && opts.expectedOutputs.empty())
     return 0;
-  if (!caseList.empty())
+  if (!opts.caseList.empty())
     return usageError(session, "--input, --output and --expected-output describe one run: they "
                                "cannot be combined with --case");
   const Signature &signature = signatures.front();
@@ -1161,7 +1160,7 @@ int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
     if (!session.inputOptions.special.names().empty())
       return usageError(session, "--special changes generated inputs: it cannot be combined "
                                  "with --input");
-    if (inputSource == InputSource::Device)
+    if (opts.inputSource == InputSource::Device)
       return usageError(session, "--inputs=device generates the inputs: it cannot be combined "
                                  "with --input");
     llvm::Expected<std::vector<std::vector<double>>> values =
@@ -1170,7 +1169,7 @@ int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
       return usageError(session, errorLine(values.takeError()));
     session.fileValues = std::move(*values);
   }
-  auto paths = [&](llvm::StringRef option, const cl::list<std::string> &texts,
+  auto paths = [&](llvm::StringRef option, const std::vector<std::string> &texts,
                    std::vector<std::string> &out) -> int {
     if (texts.size() > signature.outputs.size())
       return usageError(session, llvm::Twine(texts.size()) + " --" + option +
@@ -1184,9 +1183,9 @@ int resolveDataFiles(Session &session, const std::vector<Signature> &signatures,
     }
     return 0;
   };
-  if (int exitCode = paths("output", outputFiles, session.outputPaths))
+  if (int exitCode = paths("output", opts.outputFiles, session.outputPaths))
     return exitCode;
-  if (int exitCode = paths("expected-output", expectedOutputs, session.expectedPaths))
+  if (int exitCode = paths("expected-output", opts.expectedOutputs, session.expectedPaths))
     return exitCode;
   session.expectedValues.resize(session.expectedPaths.size());
   for (auto [o, path] : llvm::enumerate(session.expectedPaths)) {
@@ -1231,6 +1230,46 @@ llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled)
 //===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
+
+/// The settings of this run from the command line (after cl::ParseCommandLineOptions).
+static RunnerOptions readCommandLine() {
+  RunnerOptions options;
+  options.inputFile = inputFile;
+  options.entryName = entryName;
+  options.shapes.assign(shapes.begin(), shapes.end());
+  options.caseList.assign(caseList.begin(), caseList.end());
+  options.inputs.seed = seed;
+  options.inputs.distribution = distribution;
+  options.inputs.scale = scale;
+  options.inputs.lengthsMax = lengthsMax;
+  options.inputs.maskDensity = maskDensity;
+  options.inputs.scalar = scalarValue;
+  options.special = special;
+  options.rowStride = rowStride;
+  options.inputSource = inputSource;
+  options.inputArguments.assign(inputArguments.begin(), inputArguments.end());
+  options.outputFiles.assign(outputFiles.begin(), outputFiles.end());
+  options.expectedOutputs.assign(expectedOutputs.begin(), expectedOutputs.end());
+  options.check = check && !noCheck;
+  options.bench = bench;
+  options.reps = reps;
+  options.warmup = warmup;
+  options.gpuLock = gpuLock;
+  options.maxReported = maxReported;
+  options.compileOnly = compileOnly;
+  options.deviceOrdinal = deviceOrdinal;
+  options.jitWithoutGPU = jitWithoutGPU;
+  options.emulateDevice = emulateDevice;
+  options.jsonFile = jsonFile;
+  options.pipeline.chip = chip;
+  options.pipeline.features = features;
+  options.pipeline.kernelOptLevel = kernelOptLevel;
+  options.pipeline.binaryFormat = binaryFormat;
+  options.pipeline.registersPerThread = registersPerThread;
+  options.pipeline.threadsPerBlock = threadsPerBlock;
+  options.pipeline.ptxFile = ptxFile;
+  return options;
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
@@ -1277,47 +1316,22 @@ int main(int argc, char **argv) {
   }
 
   Session session;
-  session.multiCase = !caseList.empty();
+  session.options = readCommandLine();
+  const RunnerOptions &opts = session.options;
+  session.multiCase = !opts.caseList.empty();
   RunReport &base = session.base;
-  base.file = inputFile;
-  base.seed = seed;
-  base.rowStride = rowStride;
-  if (inputFile.empty())
+  base.file = opts.inputFile;
+  base.seed = opts.inputs.seed;
+  base.rowStride = opts.rowStride;
+  if (opts.inputFile.empty())
     return usageError(session, "no input file (usage: softmax-run FILE.mlir [options]; --help)");
-  InputOptions &inputOptions = session.inputOptions;
-  inputOptions.seed = seed;
-  inputOptions.distribution = distribution;
-  inputOptions.scale = scale;
-  inputOptions.lengthsMax = lengthsMax;
-  inputOptions.maskDensity = maskDensity;
-  inputOptions.scalar = scalarValue;
-  {
-    std::string error;
-    if (!parseSpecialCases(special, inputOptions.special, error))
-      return usageError(session, error);
-  }
-  {
-    // The pipeline's passes would take a bad chip or format on trust or report it and carry on.
-    mlir::softmax::SoftmaxToNVVMOptions options;
-    fillPipelineOptions(options);
-    if (llvm::Error err = mlir::softmax::verifySoftmaxToNVVMOptions(options))
-      return usageError(session, "pipeline options: " + errorLine(std::move(err)));
-  }
-  if (rowStride < 0)
-    return usageError(session, "--row-stride must be >= 0");
-  if (reps < 1 || warmup < 0)
-    return usageError(session, "--reps must be >= 1 and --warmup >= 0");
-  if (maskDensity < 0 || maskDensity > 1)
-    return usageError(session, "--mask-density must be in [0, 1]");
-  session.doCheck = check && !noCheck;
-  if (inputSource == InputSource::Device && session.doCheck)
-    return usageError(session, "--inputs=device needs --no-check (the reference needs the "
-                               "inputs on the host)");
-  if (inputSource == InputSource::Device && !inputOptions.special.names().empty())
-    return usageError(session, "--inputs=device cannot apply --special (use --inputs=host)");
+  if (llvm::Error err = verifyRunnerOptions(session.options))
+    return usageError(session, errorLine(std::move(err)));
+  session.inputOptions = opts.inputs;
+  session.doCheck = opts.check;
 
   // Parse once.
-  Phase parsing("parsing " + inputFile);
+  Phase parsing("parsing " + opts.inputFile);
   DialectRegistry registry;
   mlir::softmax::registerDialects(registry);
   MLIRContext context(registry);
@@ -1325,9 +1339,9 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::errs());
   std::string openError;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &openError);
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(opts.inputFile, &openError);
   if (!buffer)
-    return usageError(session, "cannot read '" + inputFile + "': " + openError);
+    return usageError(session, "cannot read '" + opts.inputFile + "': " + openError);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) {
@@ -1349,13 +1363,13 @@ int main(int argc, char **argv) {
 
   // The entry and the shapes of every case, all resolved before compiling.
   std::string error;
-  FailureOr<func::FuncOp> entry = findEntry(*module, entryName, error);
+  FailureOr<func::FuncOp> entry = findEntry(*module, opts.entryName, error);
   if (failed(entry))
     return usageError(session, error);
   base.entry = entry->getSymName().str();
   // --input files: read now, so that their shapes fill the dynamic dimensions.
   std::vector<InputArgument> inputFiles;
-  for (const std::string &text : inputArguments) {
+  for (const std::string &text : opts.inputArguments) {
     Phase phase("reading " + text);
     llvm::Expected<InputArgument> argument = parseInputArgument(text);
     if (!argument)
@@ -1372,14 +1386,14 @@ int main(int argc, char **argv) {
     fileShapes = getShapesFromFiles(open->inputs, inputFiles);
   }
   FailureOr<std::vector<std::vector<std::string>>> cases =
-      collectCases(*entry, fileShapes, error);
+      collectCases(opts, *entry, fileShapes, error);
   if (failed(cases))
     return usageError(session, error);
   std::vector<Signature> signatures;
   for (const std::vector<std::string> &caseShapes : *cases) {
-    FailureOr<Signature> signature = resolveSignature(*entry, caseShapes, compileOnly, error);
+    FailureOr<Signature> signature = resolveSignature(*entry, caseShapes, opts.compileOnly, error);
     if (failed(signature))
-      return usageError(session, casePrefix(caseShapes) + error);
+      return usageError(session, casePrefix(opts, caseShapes) + error);
     signatures.push_back(std::move(*signature));
   }
   // The summary of an error before any case ran shows the first case's arguments.
@@ -1387,36 +1401,36 @@ int main(int argc, char **argv) {
   base.outputs = signatures.front().outputs;
   if (int exitCode = resolveDataFiles(session, signatures, inputFiles))
     return exitCode;
-  if (rowStride > 0) {
+  if (opts.rowStride > 0) {
     for (const Signature &signature : signatures) {
       int firstFloat = findFirstFloat(signature.inputs);
       if (firstFloat < 0)
         return usageError(session, "--row-stride needs a float tensor argument");
       auto checkWidth = [&](const ArgSpec &spec) {
-        return spec.getRowWidth() < 0 || rowStride >= spec.getRowWidth();
+        return spec.getRowWidth() < 0 || opts.rowStride >= spec.getRowWidth();
       };
       if (!checkWidth(signature.inputs[firstFloat]) ||
           !llvm::all_of(signature.outputs, checkWidth))
         return usageError(session,
-                          "--row-stride=" + std::to_string(rowStride) +
+                          "--row-stride=" + std::to_string(opts.rowStride) +
                               " is smaller than a row (" +
                               std::to_string(signature.inputs[firstFloat].getRowWidth()) +
                               " elements)");
       auto fits = [&](const ArgSpec &spec) {
-        return llvm::is_contained(spec.shape, -1) || getAllocatedBytes(spec, rowStride);
+        return llvm::is_contained(spec.shape, -1) || getAllocatedBytes(spec, opts.rowStride);
       };
       std::vector<ArgSpec> strided = signature.outputs;
       strided.push_back(signature.inputs[firstFloat]);
       for (const ArgSpec &spec : strided)
         if (!fits(spec))
-          return usageError(session, casePrefix(caseShapesOf(signature)) + "--row-stride=" +
-                                         std::to_string(rowStride) + ": " + spec.describe() +
+          return usageError(session, casePrefix(opts, caseShapesOf(signature)) + "--row-stride=" +
+                                         std::to_string(opts.rowStride) + ": " + spec.describe() +
                                          " with its rows that far apart takes more bytes than "
                                          "fit in 64 bits");
     }
   }
-  session.noDevice = jitWithoutGPU || emulateDevice;
-  if (!compileOnly)
+  session.noDevice = opts.jitWithoutGPU || opts.emulateDevice;
+  if (!opts.compileOnly)
     for (const Signature &signature : signatures)
       if (int exitCode = checkHostMemory(session, signature))
         return exitCode;
@@ -1424,7 +1438,7 @@ int main(int argc, char **argv) {
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();
   session.referenceModule = *referenceModule;
-  if (failed(analyse(*module, base.entry, base))) {
+  if (failed(analyse(*module, base.entry, opts, base))) {
     base.errors.push_back("softmax-fuse / softmax-select-strategy / softmax-lower-to-gpu "
                           "failed (diagnostics above)");
     return finish(session, kExitUsage, "COMPILE-ERROR");
@@ -1434,20 +1448,20 @@ int main(int argc, char **argv) {
     Phase phase("compiling the kernels and the host code (softmax-to-nvvm)");
     PassManager pm(&context);
     mlir::softmax::SoftmaxToNVVMOptions options;
-    fillPipelineOptions(options);
+    fillPipelineOptions(opts.pipeline, options);
     mlir::softmax::buildSoftmaxToNVVMPipeline(pm, options);
     if (failed(pm.run(*compiled))) {
       base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
       return finish(session, kExitUsage, "COMPILE-ERROR");
     }
   }
-  if (compileOnly)
+  if (opts.compileOnly)
     return finish(session, kExitPass, "COMPILED");
 
   // The GPU.
-  session.noDevice = jitWithoutGPU || emulateDevice;
+  session.noDevice = opts.jitWithoutGPU || opts.emulateDevice;
   if (!session.noDevice) {
-    if (llvm::Error loadError = driver.load(deviceOrdinal)) {
+    if (llvm::Error loadError = driver.load(opts.deviceOrdinal)) {
       std::string line = errorLine(std::move(loadError));
       llvm::errs() << "softmax-run: " << line << "\n";
       base.errors.push_back(line);
@@ -1471,7 +1485,7 @@ int main(int argc, char **argv) {
   // JIT the host code once for every case.
   std::unique_ptr<ExecutionEngine> engine;
   session.symbol = "_mlir_ciface_" + base.entry;
-  if (!emulateDevice) {
+  if (!opts.emulateDevice) {
     llvm::Expected<std::unique_ptr<ExecutionEngine>> created = createEngine(*compiled);
     if (!created) {
       std::string line =
@@ -1482,7 +1496,7 @@ int main(int argc, char **argv) {
     }
     engine = std::move(*created);
     session.engine = engine.get();
-    if (jitWithoutGPU) {
+    if (opts.jitWithoutGPU) {
       llvm::outs() << "jit: initialized; runtime: " << errorLine(rt::takeError()) << "\n";
     } else if (llvm::Error err = rt::takeError()) {
       std::string line = "loading the kernels: " + errorLine(std::move(err));

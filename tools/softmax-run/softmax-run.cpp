@@ -29,6 +29,7 @@
 #include "softmax/Pipelines/Pipelines.h"
 #include "softmax/Reference/Evaluator.h"
 #include "softmax/Registration.h"
+#include "softmax/Runner/Cases.h"
 #include "softmax/Runner/Compare.h"
 #include "softmax/Runner/DataFiles.h"
 #include "softmax/Runner/Inputs.h"
@@ -468,13 +469,6 @@ struct CaseBuffers {
   }
 };
 
-int findFirstFloat(const std::vector<ArgSpec> &inputs) {
-  for (auto [i, spec] : llvm::enumerate(inputs))
-    if (spec.isTensor && isFloatKind(spec.element))
-      return static_cast<int>(i);
-  return -1;
-}
-
 /// Lays out every tensor (the first float input and the outputs at --row-stride) and encodes
 /// the scalars.
 void layoutCase(const Signature &signature, const InputOptions &inputOptions, int64_t rowStride,
@@ -774,7 +768,8 @@ llvm::Error timeCopy(Session &session, RunReport &report) {
   // Not zeros: a copy of a constant non-zero pattern (any bytes do for a copy).
   llvm::consumeError(driver.memset32Async(*src, 0x3F8CCCCD, copyBytes / 4, session.stream));
   llvm::Expected<std::vector<float>> copies =
-      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, opts.reps, opts.warmup);
+      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, opts.reps,
+                                      opts.warmup);
   llvm::consumeError(driver.free(*src));
   llvm::consumeError(driver.free(*dst));
   if (!copies)
@@ -866,7 +861,8 @@ bool useDeviceInputs(const Session &session) {
   if (session.noDevice || session.doCheck || session.fileValues ||
       !session.inputOptions.special.names().empty())
     return false;
-  return opts.inputSource == InputSource::Device || (opts.inputSource == InputSource::Auto && opts.bench);
+  return opts.inputSource == InputSource::Device ||
+         (opts.inputSource == InputSource::Auto && opts.bench);
 }
 
 /// --output and --expected-output: writes the results the device computed and compares them
@@ -897,9 +893,10 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
       output.kind = signature.outputKinds[o];
       output.checked = true;
       output.expectedFile = session.expectedPaths[o];
-      output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
-                                     outputImages[o].data(), tensor.stride,
-                                     session.expectedValues[o].data(), output.kind, opts.maxReported);
+      output.compare =
+          compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
+                        tensor.stride, session.expectedValues[o].data(), output.kind,
+                        opts.maxReported);
       for (const Mismatch &mismatch : output.compare.first)
         llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch)
                      << " (expected: " << output.expectedFile << ")\n";
@@ -963,8 +960,8 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   bool stridedInput = llvm::any_of(buffers.inputs(), [](const DeviceTensor &tensor) {
     return !tensor.hostImage.empty();
   });
-  bool checkRunNeeded = !opts.emulateDevice && (session.doCheck || !opts.bench || stridedInput ||
-                                            session.hasDataFiles());
+  bool checkRunNeeded = !opts.emulateDevice && (session.doCheck || !opts.bench ||
+                                                 stridedInput || session.hasDataFiles());
   std::vector<std::vector<uint8_t>> outputImages(
       checkRunNeeded || opts.emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
   if (checkRunNeeded) {
@@ -1045,104 +1042,6 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
 //===----------------------------------------------------------------------===//
 // Cases from the command line
 //===----------------------------------------------------------------------===//
-
-/// The tensor arguments of `fn` with a dynamic dimension, as "arg0 (tensor<?x?xf16>)".
-std::vector<std::string> dynamicTensorArguments(func::FuncOp fn) {
-  std::vector<std::string> names;
-  for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getInputs()))
-    if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && !tensor.hasStaticShape())
-      names.push_back("arg" + std::to_string(i) + " (" + printType(type) + ")");
-  return names;
-}
-
-/// The shape lists of the cases: one per --case (split at ','), or the --shape list.
-/// `fileShapes`: the shapes that --input files give (used when there is no --shape).
-FailureOr<std::vector<std::vector<std::string>>>
-collectCases(const RunnerOptions &opts, func::FuncOp fn, const std::vector<std::string> &fileShapes,
-             std::string &error) {
-  if (opts.caseList.empty() && opts.shapes.empty())
-    return std::vector<std::vector<std::string>>{fileShapes};
-  if (opts.caseList.empty())
-    return std::vector<std::vector<std::string>>{std::vector<std::string>(opts.shapes.begin(),
-                                                                          opts.shapes.end())};
-  if (!opts.shapes.empty()) {
-    error = "--case and --shape cannot be combined (a --case holds the --shape list of one run, "
-            "joined by ',')";
-    return failure();
-  }
-  std::vector<std::string> dynamic = dynamicTensorArguments(fn);
-  if (dynamic.empty() && opts.caseList.size() > 1) {
-    error = "the program has no dynamic dimensions: give --case= (with no shapes) once, not " +
-            std::to_string(opts.caseList.size()) + " times";
-    return failure();
-  }
-  std::vector<std::vector<std::string>> cases;
-  for (const std::string &text : opts.caseList) {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(text).split(parts, ',', -1, /*KeepEmpty=*/false);
-    if (parts.size() != dynamic.size()) {
-      error = "--case=" + text + " gives " + std::to_string(parts.size()) +
-              " shape(s), but the entry has " + std::to_string(dynamic.size()) +
-              " tensor argument(s) with dynamic dimensions";
-      for (auto [i, name] : llvm::enumerate(dynamic))
-        error += (i ? ", " : ": ") + name;
-      error += " (one full shape each, in argument order, joined by ',')";
-      return failure();
-    }
-    std::vector<std::string> caseShapes;
-    for (llvm::StringRef part : parts)
-      caseShapes.push_back(part.trim().str());
-    cases.push_back(std::move(caseShapes));
-  }
-  return cases;
-}
-
-/// "--case=16384x4096,16384: " before an error about one case (nothing without --case).
-std::string casePrefix(const RunnerOptions &opts, const std::vector<std::string> &caseShapes) {
-  if (opts.caseList.empty())
-    return "";
-  return "--case=" + llvm::join(caseShapes, ",") + ": ";
-}
-
-/// The --shape list of a resolved signature (its dynamic tensor arguments' shapes), for errors.
-std::vector<std::string> caseShapesOf(const Signature &signature) {
-  std::vector<std::string> list;
-  for (const ArgSpec &spec : signature.inputs)
-    if (spec.isTensor && spec.typeString.find('?') != std::string::npos) {
-      std::string text = spec.describe();
-      list.push_back(text.substr(0, text.rfind('x')));
-    }
-  return list;
-}
-
-/// Refuses a case whose host-side buffers (inputs and reference in float64, output images)
-/// exceed the machine's physical memory: it would otherwise die in an allocation minutes later.
-int checkHostMemory(Session &session, const Signature &signature) {
-  const RunnerOptions &opts = session.options;
-  bool hostInputs = !useDeviceInputs(session) && !opts.jitWithoutGPU;
-  bool reference = session.doCheck || opts.emulateDevice;
-  // Doubles: a few overflow-free terms, exact enough for a limit.
-  double bytes = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs))
-    if (spec.isTensor && hostInputs)
-      bytes += 8.0 * spec.getNumElements() +
-               static_cast<double>(*getAllocatedBytes(spec, opts.rowStride));
-  for (const ArgSpec &spec : signature.outputs) {
-    bytes += static_cast<double>(*getAllocatedBytes(spec, opts.rowStride));
-    if (reference)
-      bytes += 16.0 * spec.getNumElements(); // the result and one intermediate in float64
-  }
-  double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
-  if (physical <= 0 || bytes <= physical)
-    return 0;
-  return usageError(session, casePrefix(opts, caseShapesOf(signature)) + "the run needs about " +
-                                 llvm::formatv("{0:F1}", bytes / (1 << 30)).str() +
-                                 " GiB of host memory (inputs and reference in float64), more "
-                                 "than this machine's " +
-                                 llvm::formatv("{0:F1}", physical / (1 << 30)).str() +
-                                 " GiB: use smaller shapes, or --no-check --bench to generate "
-                                 "the inputs on the device");
-}
 
 /// --input, --output and --expected-output against the resolved signature: the input values,
 /// the output paths and the expected values, all before compiling. Returns a usage error's exit
@@ -1385,55 +1284,25 @@ int main(int argc, char **argv) {
       return usageError(session, errorLine(std::move(err)));
     fileShapes = getShapesFromFiles(open->inputs, inputFiles);
   }
-  FailureOr<std::vector<std::vector<std::string>>> cases =
-      collectCases(opts, *entry, fileShapes, error);
-  if (failed(cases))
-    return usageError(session, error);
-  std::vector<Signature> signatures;
-  for (const std::vector<std::string> &caseShapes : *cases) {
-    FailureOr<Signature> signature = resolveSignature(*entry, caseShapes, opts.compileOnly, error);
-    if (failed(signature))
-      return usageError(session, casePrefix(opts, caseShapes) + error);
-    signatures.push_back(std::move(*signature));
-  }
+  llvm::Expected<std::vector<Signature>> resolved = resolveCases(opts, *entry, fileShapes);
+  if (!resolved)
+    return usageError(session, errorLine(resolved.takeError()));
+  std::vector<Signature> signatures = std::move(*resolved);
   // The summary of an error before any case ran shows the first case's arguments.
   base.inputs = signatures.front().inputs;
   base.outputs = signatures.front().outputs;
   if (int exitCode = resolveDataFiles(session, signatures, inputFiles))
     return exitCode;
-  if (opts.rowStride > 0) {
-    for (const Signature &signature : signatures) {
-      int firstFloat = findFirstFloat(signature.inputs);
-      if (firstFloat < 0)
-        return usageError(session, "--row-stride needs a float tensor argument");
-      auto checkWidth = [&](const ArgSpec &spec) {
-        return spec.getRowWidth() < 0 || opts.rowStride >= spec.getRowWidth();
-      };
-      if (!checkWidth(signature.inputs[firstFloat]) ||
-          !llvm::all_of(signature.outputs, checkWidth))
-        return usageError(session,
-                          "--row-stride=" + std::to_string(opts.rowStride) +
-                              " is smaller than a row (" +
-                              std::to_string(signature.inputs[firstFloat].getRowWidth()) +
-                              " elements)");
-      auto fits = [&](const ArgSpec &spec) {
-        return llvm::is_contained(spec.shape, -1) || getAllocatedBytes(spec, opts.rowStride);
-      };
-      std::vector<ArgSpec> strided = signature.outputs;
-      strided.push_back(signature.inputs[firstFloat]);
-      for (const ArgSpec &spec : strided)
-        if (!fits(spec))
-          return usageError(session, casePrefix(opts, caseShapesOf(signature)) + "--row-stride=" +
-                                         std::to_string(opts.rowStride) + ": " + spec.describe() +
-                                         " with its rows that far apart takes more bytes than "
-                                         "fit in 64 bits");
-    }
-  }
+  for (const Signature &signature : signatures)
+    if (llvm::Error err = checkRowStride(opts, signature))
+      return usageError(session, errorLine(std::move(err)));
   session.noDevice = opts.jitWithoutGPU || opts.emulateDevice;
   if (!opts.compileOnly)
     for (const Signature &signature : signatures)
-      if (int exitCode = checkHostMemory(session, signature))
-        return exitCode;
+      if (llvm::Error err =
+              checkHostMemory(opts, signature, !useDeviceInputs(session) && !opts.jitWithoutGPU,
+                              session.doCheck || opts.emulateDevice))
+        return usageError(session, errorLine(std::move(err)));
 
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();

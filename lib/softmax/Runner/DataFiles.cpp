@@ -44,7 +44,8 @@ llvm::Expected<std::string> softmax::runner::parseFileArgument(StringRef option,
   if (text.empty())
     return std::string();
   if (!text.starts_with("@") || text.size() == 1)
-    return error("--" + option + "=" + text + ": expected @FILE.npy (or nothing, to skip a result)");
+    return error("--" + option + "=" + text +
+                 ": expected @FILE.npy (or nothing, to skip a result)");
   return text.drop_front().str();
 }
 

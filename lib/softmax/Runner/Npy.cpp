@@ -273,8 +273,8 @@ llvm::Expected<NpyArray> softmax::runner::parseNpy(StringRef bytes, StringRef na
   if (array.element == ElementKind::I1)
     for (auto [i, byte] : llvm::enumerate(array.data))
       if (byte > 1)
-        return fail(name, "boolean element " + llvm::Twine(i) + " is " + llvm::Twine(unsigned(byte)) +
-                              ", not 0 or 1");
+        return fail(name, "boolean element " + llvm::Twine(i) + " is " +
+                              llvm::Twine(unsigned(byte)) + ", not 0 or 1");
   return array;
 }
 

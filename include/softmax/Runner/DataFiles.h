@@ -15,6 +15,7 @@
 #define SOFTMAX_RUNNER_DATAFILES_H
 
 #include "softmax/Runner/Npy.h"
+#include "softmax/Runner/RunnerOptions.h"
 #include "softmax/Runner/Signature.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -65,6 +66,34 @@ NpyArray packOutput(const ArgSpec &output, const uint8_t *image, int64_t stride)
 
 /// "@FILE" -> "FILE"; an empty string (skip this result) -> ""; anything else fails.
 llvm::Expected<std::string> parseFileArgument(llvm::StringRef option, llvm::StringRef text);
+
+/// Reads every --input of `options` (an @FILE's file, a value's number).
+llvm::Expected<std::vector<InputArgument>> readInputArguments(const RunnerOptions &options);
+
+/// The --shape list the --input files give `entry` (empty without files), after checking that
+/// there is one argument per input of the right kind.
+llvm::Expected<std::vector<std::string>>
+getShapesFromFiles(mlir::func::FuncOp entry, llvm::ArrayRef<InputArgument> arguments);
+
+/// What --input, --output and --expected-output give the one case of a run.
+struct RunFiles {
+  /// The values of every argument (instead of generated ones); none without --input.
+  std::optional<std::vector<std::vector<double>>> inputValues;
+  /// A path per result ("" or missing: not written).
+  std::vector<std::string> outputPaths;
+  /// A path and the values (rounded to storage) per result ("" and none: not compared).
+  std::vector<std::string> expectedPaths;
+  std::vector<std::vector<double>> expectedValues;
+
+  bool empty() const { return !inputValues && outputPaths.empty() && expectedPaths.empty(); }
+};
+
+/// Checks the data files against the run (one case, no --special or --inputs=device with
+/// --input, no more files than results) and reads the inputs' values and expected outputs, all
+/// before anything is compiled. `options.inputs.special` must be parsed (verifyRunnerOptions).
+llvm::Expected<RunFiles> resolveRunFiles(const RunnerOptions &options,
+                                         const std::vector<Signature> &signatures,
+                                         llvm::ArrayRef<InputArgument> inputFiles);
 
 } // namespace softmax::runner
 

@@ -2,6 +2,8 @@
 
 #include "softmax/Runner/DataFiles.h"
 
+#include "softmax/Runner/Progress.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -157,4 +159,85 @@ NpyArray softmax::runner::packOutput(const ArgSpec &output, const uint8_t *image
   for (int64_t r = 0; r < rows; ++r)
     std::memcpy(array.data.data() + r * width * bytes, image + r * stride * bytes, width * bytes);
   return array;
+}
+
+llvm::Expected<std::vector<InputArgument>>
+softmax::runner::readInputArguments(const RunnerOptions &options) {
+  std::vector<InputArgument> arguments;
+  for (const std::string &text : options.inputArguments) {
+    Phase phase("reading " + text);
+    llvm::Expected<InputArgument> argument = parseInputArgument(text);
+    if (!argument)
+      return argument.takeError();
+    arguments.push_back(std::move(*argument));
+  }
+  return arguments;
+}
+
+llvm::Expected<std::vector<std::string>>
+softmax::runner::getShapesFromFiles(mlir::func::FuncOp entry,
+                                    llvm::ArrayRef<InputArgument> arguments) {
+  if (arguments.empty())
+    return std::vector<std::string>();
+  std::string message;
+  llvm::FailureOr<Signature> open =
+      resolveSignature(entry, {}, /*allowUnresolved=*/true, message);
+  if (failed(open))
+    return error(message);
+  if (llvm::Error err = checkInputArguments(open->inputs, arguments))
+    return std::move(err);
+  return getShapesFromFiles(open->inputs, arguments);
+}
+
+llvm::Expected<RunFiles>
+softmax::runner::resolveRunFiles(const RunnerOptions &options,
+                                 const std::vector<Signature> &signatures,
+                                 llvm::ArrayRef<InputArgument> inputFiles) {
+  RunFiles files;
+  if (inputFiles.empty() && options.outputFiles.empty() && options.expectedOutputs.empty())
+    return files;
+  if (!options.caseList.empty())
+    return error("--input, --output and --expected-output describe one run: they cannot be "
+                 "combined with --case");
+  const Signature &signature = signatures.front();
+  if (!inputFiles.empty()) {
+    if (!options.inputs.special.names().empty())
+      return error("--special changes generated inputs: it cannot be combined with --input");
+    if (options.inputSource == InputSource::Device)
+      return error("--inputs=device generates the inputs: it cannot be combined with --input");
+    llvm::Expected<std::vector<std::vector<double>>> values =
+        getInputValues(signature.inputs, inputFiles);
+    if (!values)
+      return values.takeError();
+    files.inputValues = std::move(*values);
+  }
+  auto paths = [&](StringRef option, const std::vector<std::string> &texts,
+                   std::vector<std::string> &out) -> llvm::Error {
+    if (texts.size() > signature.outputs.size())
+      return error(llvm::Twine(texts.size()) + " --" + option +
+                   " option(s) given, but the entry has " +
+                   llvm::Twine(signature.outputs.size()) + " result(s)");
+    for (const std::string &text : texts) {
+      llvm::Expected<std::string> path = parseFileArgument(option, text);
+      if (!path)
+        return path.takeError();
+      out.push_back(*path);
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error err = paths("output", options.outputFiles, files.outputPaths))
+    return std::move(err);
+  if (llvm::Error err = paths("expected-output", options.expectedOutputs, files.expectedPaths))
+    return std::move(err);
+  files.expectedValues.resize(files.expectedPaths.size());
+  for (auto [o, path] : llvm::enumerate(files.expectedPaths)) {
+    if (path.empty())
+      continue;
+    Phase phase("reading " + path);
+    llvm::Expected<std::vector<double>> values = readExpectedOutput(signature.outputs[o], path);
+    if (!values)
+      return values.takeError();
+    files.expectedValues[o] = std::move(*values);
+  }
+  return files;
 }

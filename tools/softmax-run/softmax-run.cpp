@@ -32,6 +32,7 @@
 #include "softmax/Runner/Cases.h"
 #include "softmax/Runner/Compare.h"
 #include "softmax/Runner/DataFiles.h"
+#include "softmax/Runner/DeviceBuffers.h"
 #include "softmax/Runner/Inputs.h"
 #include "softmax/Runner/Progress.h"
 #include "softmax/Runner/Report.h"
@@ -283,68 +284,6 @@ LogicalResult analyse(ModuleOp module, llvm::StringRef entry, const RunnerOption
   return success();
 }
 
-/// A tensor argument or result in device memory, and its memref descriptor
-/// {allocated, aligned, offset, sizes[rank], strides[rank]} as the C interface expects it.
-struct DeviceTensor {
-  ArgSpec spec;
-  bool isOutput = false;
-  int64_t width = 1;     ///< row width (last dimension)
-  int64_t stride = 1;    ///< elements between rows in memory (>= width)
-  int64_t allocated = 0; ///< elements allocated
-  rt::CUdeviceptr pointer = 0;
-  std::vector<int64_t> descriptor;
-  std::vector<uint8_t> hostImage; ///< inputs: the uploaded bytes (with poisoned padding)
-
-  size_t elementBytes() const { return getElementBytes(spec.element); }
-  size_t allocatedBytes() const { return static_cast<size_t>(allocated) * elementBytes(); }
-};
-
-/// Lays out `tensor` with rows `stride` apart and builds its descriptor.
-void layout(DeviceTensor &tensor, int64_t stride) {
-  const std::vector<int64_t> &shape = tensor.spec.shape;
-  int64_t rank = static_cast<int64_t>(shape.size());
-  tensor.width = rank ? shape.back() : 1;
-  tensor.stride = std::max(stride, tensor.width);
-  int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
-  if (tensor.width == 0)
-    rows = 0;
-  tensor.allocated = rank <= 1 ? tensor.stride : rows * tensor.stride;
-  std::vector<int64_t> strides(rank, 1);
-  if (rank >= 2) {
-    strides[rank - 2] = tensor.stride;
-    for (int64_t d = rank - 3; d >= 0; --d)
-      strides[d] = strides[d + 1] * shape[d + 1];
-  }
-  tensor.descriptor.assign(3 + 2 * rank, 0);
-  for (int64_t d = 0; d < rank; ++d) {
-    tensor.descriptor[3 + d] = shape[d];
-    tensor.descriptor[3 + rank + d] = strides[d];
-  }
-}
-
-/// Fills every output buffer (padding included) with the poison pattern, on the runtime's stream.
-llvm::Error poison(const DeviceTensor &tensor, rt::CUstream stream) {
-  rt::CudaDriver &driver = rt::CudaDriver::get();
-  std::optional<uint64_t> bits = getPoisonBits(tensor.spec.element);
-  if (!bits || tensor.allocated == 0)
-    return llvm::Error::success();
-  switch (tensor.elementBytes()) {
-  case 4:
-    return driver.memset32Async(tensor.pointer, static_cast<uint32_t>(*bits), tensor.allocated,
-                                stream);
-  case 2:
-    return rt::CudaDriver::check(driver.api().cuMemsetD16Async(tensor.pointer,
-                                                               static_cast<unsigned short>(*bits),
-                                                               tensor.allocated, stream),
-                                 "cuMemsetD16Async");
-  default: {
-    std::vector<uint8_t> image(tensor.allocatedBytes());
-    fillPoison(tensor.spec.element, image.data(), tensor.allocated);
-    return driver.copyToDevice(tensor.pointer, image.data(), image.size());
-  }
-  }
-}
-
 std::string errorLine(llvm::Error error) {
   std::string text = llvm::toString(std::move(error));
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -440,227 +379,6 @@ int caseDeviceError(RunReport &report, const llvm::Twine &what, llvm::Error err)
 // One case: buffers, inputs, runs, checks, timing
 //===----------------------------------------------------------------------===//
 
-/// The device buffers of one case: every tensor argument, then every result. Freed with it.
-struct CaseBuffers {
-  std::vector<DeviceTensor> tensors;
-  size_t numInputTensors = 0;
-  std::vector<uint64_t> scalarSlots; ///< one per argument (scalars only are used)
-  std::vector<void *> descriptorPointers;
-  std::vector<void *> packedArgs; ///< the packed arguments of _mlir_ciface_<entry>
-
-  CaseBuffers() = default;
-  CaseBuffers(const CaseBuffers &) = delete;
-  CaseBuffers &operator=(const CaseBuffers &) = delete;
-  ~CaseBuffers() {
-    for (DeviceTensor &tensor : tensors)
-      if (tensor.pointer)
-        llvm::consumeError(rt::CudaDriver::get().free(tensor.pointer));
-  }
-  llvm::ArrayRef<DeviceTensor> inputs() const {
-    return llvm::ArrayRef(tensors).take_front(numInputTensors);
-  }
-};
-
-/// Lays out every tensor (the first float input and the outputs at --row-stride) and encodes
-/// the scalars.
-void layoutCase(const Signature &signature, const InputOptions &inputOptions, int64_t rowStride,
-                CaseBuffers &buffers) {
-  int firstFloat = findFirstFloat(signature.inputs);
-  buffers.scalarSlots.assign(signature.inputs.size(), 0);
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor) {
-      double value = getScalarInput(spec, inputOptions);
-      encodeElements(spec.element, &value, 1, &buffers.scalarSlots[i]);
-      continue;
-    }
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride : 0);
-    buffers.tensors.push_back(std::move(tensor));
-  }
-  buffers.numInputTensors = buffers.tensors.size();
-  for (const ArgSpec &spec : signature.outputs) {
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    tensor.isOutput = true;
-    layout(tensor, rowStride);
-    buffers.tensors.push_back(std::move(tensor));
-  }
-}
-
-/// The packed arguments: a pointer to each argument; a tensor argument is a pointer to (a
-/// pointer to) its descriptor, a scalar its value. Call after the pointers are final.
-void packArguments(const Signature &signature, CaseBuffers &buffers) {
-  std::vector<DeviceTensor> &tensors = buffers.tensors;
-  buffers.descriptorPointers.resize(tensors.size());
-  for (size_t t = 0; t < tensors.size(); ++t)
-    buffers.descriptorPointers[t] = tensors[t].descriptor.data();
-  buffers.packedArgs.clear();
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs))
-    buffers.packedArgs.push_back(spec.isTensor
-                                     ? static_cast<void *>(&buffers.descriptorPointers[t++])
-                                     : static_cast<void *>(&buffers.scalarSlots[i]));
-  for (; t < tensors.size(); ++t)
-    buffers.packedArgs.push_back(&buffers.descriptorPointers[t]);
-}
-
-llvm::Error withContext(const llvm::Twine &what, llvm::Error err) {
-  return llvm::createStringError(what + ": " + errorLine(std::move(err)));
-}
-
-llvm::Error allocate(CaseBuffers &buffers) {
-  for (DeviceTensor &tensor : buffers.tensors) {
-    size_t bytes = std::max<size_t>(tensor.allocatedBytes(), 1);
-    llvm::Expected<rt::CUdeviceptr> pointer = rt::CudaDriver::get().alloc(bytes);
-    if (!pointer)
-      return withContext("allocating " + std::to_string(bytes) + " bytes for " +
-                             tensor.spec.name,
-                         pointer.takeError());
-    tensor.pointer = *pointer;
-    tensor.descriptor[0] = tensor.descriptor[1] = static_cast<int64_t>(tensor.pointer);
-  }
-  return llvm::Error::success();
-}
-
-/// Uploads the host inputs, rows at their stride, padding poisoned. A strided input keeps its
-/// image to check afterwards that the run left it unchanged.
-llvm::Error uploadInputs(const Signature &signature, const std::vector<std::vector<double>> &values,
-                         CaseBuffers &buffers) {
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor)
-      continue;
-    DeviceTensor &tensor = buffers.tensors[t++];
-    size_t bytes = tensor.elementBytes();
-    tensor.hostImage.assign(tensor.allocatedBytes(), 0);
-    if (tensor.stride != tensor.width)
-      fillPoison(spec.element, tensor.hostImage.data(), tensor.allocated);
-    int64_t rows = tensor.width ? spec.getNumElements() / tensor.width : 0;
-    for (int64_t r = 0; r < rows; ++r)
-      encodeElements(spec.element, values[i].data() + r * tensor.width, tensor.width,
-                     tensor.hostImage.data() + r * tensor.stride * bytes);
-    if (llvm::Error err = rt::CudaDriver::get().copyToDevice(tensor.pointer, tensor.hostImage.data(),
-                                                              tensor.hostImage.size()))
-      return withContext("uploading " + spec.name, std::move(err));
-    if (tensor.stride == tensor.width)
-      tensor.hostImage = {}; // only kept to check strided inputs afterwards
-  }
-  return llvm::Error::success();
-}
-
-/// What the fill kernels write at packed index `index` of `spec`, in storage bytes.
-void expectedFill(const ArgSpec &spec, uint64_t argSeed, const InputOptions &options,
-                  int64_t lengthsMax, uint64_t index, uint8_t *out) {
-  double value;
-  if (isFloatKind(spec.element)) {
-    auto distribution = options.distribution == Distribution::Uniform
-                            ? rt::FillDistribution::Uniform
-                            : rt::FillDistribution::Normal;
-    value = rt::fillFloatValue(distribution, static_cast<float>(options.scale), argSeed, index);
-  } else if (spec.element == ElementKind::I1) {
-    value = rt::fillMaskValue(options.maskDensity, argSeed, index) ? 1.0 : 0.0;
-  } else {
-    value = static_cast<double>(
-        rt::fillIntegerValue(static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)), argSeed,
-                             index));
-  }
-  encodeElements(spec.element, &value, 1, out);
-}
-
-/// Compares the first (up to) 256 elements of the first and the last row of a filled tensor
-/// with the host twin of the fill kernels: a wrong address or conversion shows at once.
-llvm::Error verifyFill(const DeviceTensor &tensor, uint64_t argSeed, const InputOptions &options,
-                       int64_t lengthsMax) {
-  int64_t count = tensor.spec.getNumElements();
-  if (count <= 0)
-    return llvm::Error::success();
-  int64_t rows = count / tensor.width;
-  int64_t sample = std::min<int64_t>(tensor.width, 256);
-  size_t bytes = tensor.elementBytes();
-  for (int64_t row : {int64_t(0), rows - 1}) {
-    std::vector<uint8_t> got(sample * bytes), want(sample * bytes);
-    rt::CUdeviceptr address = tensor.pointer + row * tensor.stride * bytes;
-    if (llvm::Error err = rt::CudaDriver::get().copyToHost(got.data(), address, got.size()))
-      return err;
-    for (int64_t j = 0; j < sample; ++j)
-      expectedFill(tensor.spec, argSeed, options, lengthsMax, row * tensor.width + j,
-                   want.data() + j * bytes);
-    for (int64_t j = 0; j < sample; ++j)
-      if (std::memcmp(got.data() + j * bytes, want.data() + j * bytes, bytes) != 0)
-        return llvm::createStringError(
-            "the device-generated " + tensor.spec.name + " differs from the fill kernels' host "
-            "twin at row " + std::to_string(row) + ", column " + std::to_string(j) +
-            " (a defect of the fill kernels)");
-  }
-  return llvm::Error::success();
-}
-
-/// Generates every tensor input in place with the seeded fill kernels (rt::fill*OnDevice),
-/// padding poisoned, and checks a sample against their host twin.
-llvm::Error fillInputsOnDevice(const Signature &signature, const InputOptions &options,
-                               CaseBuffers &buffers, rt::CUstream stream) {
-  rt::CudaDriver &driver = rt::CudaDriver::get();
-  int64_t lengthsMax = resolveLengthsMax(signature.inputs, options);
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor)
-      continue;
-    DeviceTensor &tensor = buffers.tensors[t++];
-    uint64_t argSeed = getArgumentSeed(options.seed, i);
-    if (tensor.stride != tensor.width)
-      if (llvm::Error err = poison(tensor, stream))
-        return withContext("poisoning the padding of " + spec.name, std::move(err));
-    rt::FillLayout layout;
-    layout.pointer = tensor.pointer;
-    layout.count = static_cast<uint64_t>(std::max<int64_t>(0, spec.getNumElements()));
-    layout.width = static_cast<uint64_t>(std::max<int64_t>(1, tensor.width));
-    layout.stride = static_cast<uint64_t>(std::max<int64_t>(1, tensor.stride));
-    llvm::Error err = llvm::Error::success();
-    switch (spec.element) {
-    case ElementKind::F32:
-    case ElementKind::F16:
-    case ElementKind::BF16: {
-      rt::FillFloatType type = spec.element == ElementKind::F32   ? rt::FillFloatType::F32
-                               : spec.element == ElementKind::F16 ? rt::FillFloatType::F16
-                                                                  : rt::FillFloatType::BF16;
-      auto distribution = options.distribution == Distribution::Uniform
-                              ? rt::FillDistribution::Uniform
-                              : rt::FillDistribution::Normal;
-      err = rt::fillFloatOnDevice(layout, type, distribution, static_cast<float>(options.scale),
-                                  argSeed, stream);
-      break;
-    }
-    case ElementKind::I1:
-      err = rt::fillMaskOnDevice(layout, options.maskDensity, argSeed, stream);
-      break;
-    case ElementKind::F64:
-      err = llvm::createStringError("f64 inputs are generated on the host only (use "
-                                    "--inputs=host)");
-      break;
-    default:
-      err = rt::fillIntegersOnDevice(layout, static_cast<unsigned>(tensor.elementBytes()),
-                                     static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)),
-                                     argSeed, stream);
-      break;
-    }
-    if (err)
-      return withContext("generating " + spec.name + " on the device", std::move(err));
-    if (llvm::Error err = driver.synchronizeStream(stream))
-      return withContext("generating " + spec.name + " on the device", std::move(err));
-    if (llvm::Error err = verifyFill(tensor, argSeed, options, lengthsMax))
-      return withContext("checking the generated " + spec.name, std::move(err));
-    if (tensor.stride != tensor.width) {
-      // The run must leave a strided input unchanged, padding included: keep its image.
-      tensor.hostImage.resize(tensor.allocatedBytes());
-      if (llvm::Error err = driver.copyToHost(tensor.hostImage.data(), tensor.pointer,
-                                              tensor.hostImage.size()))
-        return withContext("reading " + spec.name, std::move(err));
-    }
-  }
-  return llvm::Error::success();
-}
-
 /// One run: poison the outputs, call, wait, collect the first driver error.
 llvm::Error runOnce(Session &session, CaseBuffers &buffers) {
   for (size_t t = buffers.numInputTensors; t < buffers.tensors.size(); ++t)
@@ -671,12 +389,6 @@ llvm::Error runOnce(Session &session, CaseBuffers &buffers) {
   if (llvm::Error err = rt::takeError())
     return err;
   return rt::CudaDriver::get().synchronizeStream(session.stream);
-}
-
-/// A tensor's bytes as they lie in device memory, rows at their stride.
-llvm::Error download(const DeviceTensor &tensor, std::vector<uint8_t> &image) {
-  image.resize(tensor.allocatedBytes());
-  return rt::CudaDriver::get().copyToHost(image.data(), tensor.pointer, image.size());
 }
 
 /// The check run: the outputs after one call, and whether strided inputs came back unchanged.
@@ -698,24 +410,6 @@ llvm::Error checkRun(Session &session, CaseBuffers &buffers,
       report.errors.push_back(tensor.spec.name + " (input) was modified by the run");
   }
   return llvm::Error::success();
-}
-
-/// The "device" outputs of --emulate-device: the reference, rows at their stride, padding
-/// left poisoned.
-void emulateOutputs(const CaseBuffers &buffers,
-                    const std::vector<mlir::softmax::reference::HostValue> &referenceResults,
-                    std::vector<std::vector<uint8_t>> &outputImages) {
-  for (size_t o = 0; o < outputImages.size(); ++o) {
-    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
-    std::vector<uint8_t> &image = outputImages[o];
-    image.assign(tensor.allocatedBytes(), 0);
-    fillPoison(tensor.spec.element, image.data(), tensor.allocated);
-    const std::vector<double> &data = referenceResults[o].tensor.data;
-    int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
-    for (int64_t r = 0; r < rows; ++r)
-      encodeElements(tensor.spec.element, data.data() + r * tensor.width, tensor.width,
-                     image.data() + r * tensor.stride * tensor.elementBytes());
-  }
 }
 
 /// Holds --gpu-lock (if given) while alive, so that processes started in parallel time one at

@@ -19,18 +19,22 @@
 // --no-check --bench the inputs are generated on the device by seeded fill kernels
 // (softmax/Runtime/DeviceFill.h) instead of on the host.
 //
+// This file is the command line (into a RunnerOptions), the session and the run loop of a case
+// (check run, reference, comparison, timing); the pieces live in lib/softmax/Runner/: the cases
+// (Cases.h), data files (DataFiles.h), device buffers (DeviceBuffers.h), planning, compilation
+// and JIT (Compile.h), the comparison and the report.
+//
 // docs/runner.md describes the options, tolerances, exit codes and timing.
 //
 //===----------------------------------------------------------------------===//
 
-#include "softmax/Conversion/Passes.h"
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
-#include "softmax/Pipelines/Pipelines.h"
 #include "softmax/Reference/Evaluator.h"
 #include "softmax/Registration.h"
 #include "softmax/Runner/Cases.h"
 #include "softmax/Runner/Compare.h"
+#include "softmax/Runner/Compile.h"
 #include "softmax/Runner/DataFiles.h"
 #include "softmax/Runner/DeviceBuffers.h"
 #include "softmax/Runner/Inputs.h"
@@ -46,7 +50,6 @@
 #include "Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -55,14 +58,12 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -230,59 +231,6 @@ static cl::opt<std::string> ptxFile("dump-ptx",
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-std::string printAttr(Attribute attr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return text;
-}
-
-std::string printType(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-/// The plans (softmax-fuse + softmax-select-strategy) and kernel names (softmax-lower-to-gpu)
-/// of the entry function, from a clone of the module.
-LogicalResult analyse(ModuleOp module, llvm::StringRef entry, const RunnerOptions &opts,
-                      RunReport &report) {
-  Phase phase("planning (softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu)");
-  OwningOpRef<ModuleOp> clone = module.clone();
-  PassManager pm(module.getContext());
-  pm.addNestedPass<func::FuncOp>(mlir::softmax::createFusePass());
-  mlir::softmax::SelectStrategyPassOptions strategy;
-  strategy.chip = opts.pipeline.chip;
-  strategy.registersPerThread = opts.pipeline.registersPerThread;
-  strategy.threadsPerBlock = opts.pipeline.threadsPerBlock;
-  pm.addNestedPass<func::FuncOp>(mlir::softmax::createSelectStrategyPass(strategy));
-  if (failed(pm.run(*clone)))
-    return failure();
-  auto fn = clone->lookupSymbol<func::FuncOp>(entry);
-  fn.walk([&](mlir::softmax::FusedOp fused) {
-    std::string plan = mlir::softmax::stringifyNormalization(fused.getNormalization()).str() + " " +
-                       printType(fused.getInput().getType()) + " -> " + printType(fused.getType()) +
-                       ": ";
-    plan += fused.getStrategiesAttr() ? printAttr(fused.getStrategiesAttr()) : "(none)";
-    report.plans.push_back(plan);
-  });
-
-  PassManager lower(module.getContext());
-  // The plans must fit the chip the kernels are compiled for (e.g. a row_shared row in its
-  // shared memory), as in buildSoftmaxToNVVMPipeline.
-  mlir::softmax::LowerToGPUPassOptions lowerOptions;
-  lowerOptions.chip = opts.pipeline.chip;
-  lower.addPass(mlir::softmax::createLowerToGPUPass(lowerOptions));
-  if (failed(lower.run(*clone)))
-    return failure();
-  clone->walk([&](gpu::GPUFuncOp kernel) {
-    if (kernel.isKernel() && kernel.getName().starts_with(entry))
-      report.kernels.push_back(kernel.getName().str());
-  });
-  return success();
-}
 
 std::string errorLine(llvm::Error error) {
   std::string text = llvm::toString(std::move(error));
@@ -729,31 +677,6 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
 // Cases from the command line
 //===----------------------------------------------------------------------===//
 
-/// JIT-compiles the host code; the module constructors load the kernels through our mgpu*
-/// functions. Returns an error line on failure.
-llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled) {
-  Phase phase("JIT-compiling the host code and loading the kernels");
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions engineOptions;
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  auto engineOrError = ExecutionEngine::create(compiled, engineOptions);
-  if (!engineOrError)
-    return engineOrError.takeError();
-  std::unique_ptr<ExecutionEngine> engine = std::move(*engineOrError);
-  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    rt::registerSymbols([&](llvm::StringRef name, void *address) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    });
-    return symbols;
-  });
-  engine->initialize();
-  return std::move(engine);
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -928,22 +851,18 @@ int main(int argc, char **argv) {
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();
   session.referenceModule = *referenceModule;
-  if (failed(analyse(*module, base.entry, opts, base))) {
+  FailureOr<ProgramPlan> plan = planProgram(*module, base.entry, opts.pipeline);
+  if (failed(plan)) {
     base.errors.push_back("softmax-fuse / softmax-select-strategy / softmax-lower-to-gpu "
                           "failed (diagnostics above)");
     return finish(session, kExitUsage, "COMPILE-ERROR");
   }
+  base.plans = std::move(plan->plans);
+  base.kernels = std::move(plan->kernels);
   OwningOpRef<ModuleOp> compiled = module->clone();
-  {
-    Phase phase("compiling the kernels and the host code (softmax-to-nvvm)");
-    PassManager pm(&context);
-    mlir::softmax::SoftmaxToNVVMOptions options;
-    fillPipelineOptions(opts.pipeline, options);
-    mlir::softmax::buildSoftmaxToNVVMPipeline(pm, options);
-    if (failed(pm.run(*compiled))) {
-      base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
-      return finish(session, kExitUsage, "COMPILE-ERROR");
-    }
+  if (failed(compileProgram(*compiled, opts.pipeline))) {
+    base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
+    return finish(session, kExitUsage, "COMPILE-ERROR");
   }
   if (opts.compileOnly)
     return finish(session, kExitPass, "COMPILED");

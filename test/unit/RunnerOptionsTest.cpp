@@ -45,6 +45,10 @@ TEST(RunnerOptionsTest, RejectsWhatTheToolRejects) {
   EXPECT_EQ(verify(options), "ok");
   options.special = "nan";
   EXPECT_EQ(verify(options), "--inputs=device cannot apply --special (use --inputs=host)");
+  options = RunnerOptions();
+  options.jitWithoutGPU = options.emulateDevice = true;
+  EXPECT_NE(verify(options).find("--jit-without-gpu and --emulate-device cannot be combined"),
+            std::string::npos);
 }
 
 } // namespace

@@ -44,5 +44,9 @@ llvm::Error softmax::runner::verifyRunnerOptions(RunnerOptions &options) {
     return error("--inputs=device needs --no-check (the reference needs the inputs on the host)");
   if (options.inputSource == InputSource::Device && !options.inputs.special.names().empty())
     return error("--inputs=device cannot apply --special (use --inputs=host)");
+  // The one calls the host code without outputs, the other makes up outputs without calling it.
+  if (options.jitWithoutGPU && options.emulateDevice)
+    return error("--jit-without-gpu and --emulate-device cannot be combined (the one calls the "
+                 "host code without a GPU, the other emulates its results without calling it)");
   return llvm::Error::success();
 }

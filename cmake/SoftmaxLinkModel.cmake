@@ -21,25 +21,33 @@ endfunction()
 
 # softmax_add_library(<name> SOURCES ... [DEPENDS ...] [MLIR_LIBS ...] [LIBS ...])
 #
-# One static library per layer (lib/softmax/<Layer>), built from focused translation units.
+# One static library per layer (lib/softmax/<Layer>), built from focused translation units, and
+# installed as SoftmaxCompiler::<Layer> (cmake/SoftmaxInstall.cmake). Its users get the
+# project's include directories and MLIR's (SoftmaxMLIRIncludes) with it.
 function(softmax_add_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;MLIR_LIBS;LIBS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()
-  target_link_libraries(${name} PUBLIC ${ARG_LIBS})
+  target_include_directories(${name} PUBLIC
+    "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include;${PROJECT_BINARY_DIR}/include>"
+    "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
+  target_link_libraries(${name} PUBLIC ${ARG_LIBS} SoftmaxMLIRIncludes)
   softmax_mlir_link(${name} PUBLIC ${ARG_MLIR_LIBS})
   if(SOFTMAX_STATIC_TOOLS)
     target_compile_options(${name} PRIVATE -ffunction-sections -fdata-sections)
   endif()
+  softmax_install_targets(${name})
 endfunction()
 
-# softmax_finish_tool(<target>): link options of the self-contained static tools.
+# softmax_finish_tool(<target>): link options of the self-contained static tools; installs the
+# tool.
 function(softmax_finish_tool target)
   if(SOFTMAX_STATIC_TOOLS)
     target_compile_options(${target} PRIVATE -ffunction-sections -fdata-sections)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc -fuse-ld=lld
                         -Wl,--gc-sections -Wl,--icf=all -Wl,-s)
   endif()
+  softmax_install_targets(${target})
 endfunction()

@@ -23,6 +23,22 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.softmax_tools_dir, append_path=True)
 
+# test/Embedding: `cmake --install` of this build, and an out-of-tree consumer configured the
+# way this build was (generator, compiler, launcher, linker; Release, as LLVM's packages are).
+consumer_cmake = [config.cmake_command, "-G", '"%s"' % config.cmake_generator,
+                  "-DCMAKE_BUILD_TYPE=Release"]
+if config.cmake_make_program:
+    consumer_cmake.append("-DCMAKE_MAKE_PROGRAM=" + config.cmake_make_program)
+if config.cxx_compiler:
+    consumer_cmake.append("-DCMAKE_CXX_COMPILER=" + config.cxx_compiler)
+if config.cxx_compiler_launcher:
+    consumer_cmake.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_compiler_launcher)
+if config.llvm_use_linker:
+    consumer_cmake.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=" + config.llvm_use_linker)
+config.substitutions.append(("%consumer-cmake", " ".join(consumer_cmake)))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
+
 tool_dirs = [config.softmax_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run"], tool_dirs)
 

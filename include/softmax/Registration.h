@@ -1,8 +1,9 @@
 //===- Registration.h - What the project's tools register -------*- C++ -*-===//
 //
-// A selective registry shared by softmax-opt, softmax-run, the C API and the tests: the softmax
-// dialect, the upstream dialects and interfaces its lowering produces, and the passes (the
-// project's and the upstream ones a user needs to run the pipeline step by step).
+// A selective registry shared by softmax-opt, softmax-run, the tests and embedders (installed as
+// SoftmaxCompiler::Registration, docs/embedding.md): the softmax dialect, the upstream dialects
+// and interfaces its lowering produces, and the passes (the project's and the upstream ones a
+// user needs to run the pipeline step by step). There is no C API.
 //
 //===----------------------------------------------------------------------===//
 

@@ -17,6 +17,11 @@ namespace mlir::softmax {
 #define GEN_PASS_DECL
 #include "softmax/Conversion/Passes.h.inc"
 
+// softmax-lower-to-gpu has no populate...Patterns: it is not a set of patterns but a rewrite of
+// whole functions (tensor signatures to destination-passing memrefs, one gpu.module for every
+// kernel of the module). Embedders add createLowerToGPUPass() (or the softmax-to-nvvm pipeline,
+// softmax/Pipelines/Pipelines.h) to their own pass manager.
+
 #define GEN_PASS_REGISTRATION
 #include "softmax/Conversion/Passes.h.inc"
 

@@ -1,7 +1,8 @@
 //===- Pipelines.h - The softmax-to-nvvm pipeline ---------------*- C++ -*-===//
 //
-// One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the C++/C API and
-// the tests, so that all of them compile exactly the same way.
+// One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the tests and C++
+// embedders (SoftmaxCompiler::Pipelines, docs/embedding.md), so that all of them compile exactly
+// the same way. There is no C API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,8 +62,16 @@ llvm::Error verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions &options);
 
 /// softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu, then upstream GPU -> NVVM ->
 /// binary and host -> LLVM, then softmax-check-ptx. Expects options that
-/// verifySoftmaxToNVVMOptions accepts.
+/// verifySoftmaxToNVVMOptions accepts. It is the two halves below, run back to back.
 void buildSoftmaxToNVVMPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
+
+/// The first half: softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu and clean-ups.
+/// Its output is host functions of gpu.launch_func ops and one gpu.module of kernels, the last
+/// point where the launches are still ops (the C++ API reads its launch rules there).
+void buildSoftmaxToGPUPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
+
+/// The second half: upstream GPU -> NVVM -> gpu.binary and host -> LLVM, then softmax-check-ptx.
+void buildGPUToNVVMBinaryPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
 /// Registers --softmax-to-nvvm and the pipeline's own passes.
 void registerSoftmaxPipelines();

@@ -40,6 +40,12 @@ llvm::Error mlir::softmax::verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions
 
 void mlir::softmax::buildSoftmaxToNVVMPipeline(OpPassManager &pm,
                                                const SoftmaxToNVVMOptions &options) {
+  buildSoftmaxToGPUPipeline(pm, options);
+  buildGPUToNVVMBinaryPipeline(pm, options);
+}
+
+void mlir::softmax::buildSoftmaxToGPUPipeline(OpPassManager &pm,
+                                              const SoftmaxToNVVMOptions &options) {
   pm.addNestedPass<func::FuncOp>(createFusePass());
   SelectStrategyPassOptions strategy;
   strategy.chip = options.chip;
@@ -51,7 +57,10 @@ void mlir::softmax::buildSoftmaxToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerToGPUPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
 
+void mlir::softmax::buildGPUToNVVMBinaryPipeline(OpPassManager &pm,
+                                                 const SoftmaxToNVVMOptions &options) {
   // Upstream from here: gpu -> nvvm -> PTX/cubin, host -> llvm. The defaults of the upstream
   // pipeline (sm_50, +ptx60) do not suit sm_90, so every target option is passed on.
   gpu::GPUToNVVMPipelineOptions nvvm;

@@ -5,21 +5,47 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu,canonicalize)' --split-input-file | FileCheck %s
 
 // A causal mask with offset 3 after a scale by 0.5: row i (of its 8 x 256 matrix) keeps columns
-// j <= i + 3, so it reads min(256, i + 4) columns; a read element is scaled, then removed
-// (-inf) when j > i + 3.
+// j <= i + 3, so it reads min(256, i + 4) columns (the limit). A vector wholly before the limit
+// is only scaled; the one that crosses it also compares each column with the limit (-inf past it).
 // CHECK-LABEL: gpu.func @causal_0_multi_row
 // CHECK-DAG: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %arg3 : index
-// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3 : index
-// CHECK-NEXT: %[[KEPT:.+]] = arith.addi %[[I]], %c4 : index
-// CHECK-NEXT: %[[K0:.+]] = arith.maxsi %[[KEPT]], %c0 : index
-// CHECK-NEXT: %[[K1:.+]] = arith.minsi %[[K0]], %c256 : index
-// CHECK-NEXT: arith.select %{{.+}}, %[[K1]], %c0 : index
-// CHECK: vector.load
-// CHECK: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
-// CHECK-NEXT: %[[REMOVED:.+]] = arith.cmpi sgt, %[[COL:.+]], %[[DIAG]] : index
-// CHECK-NEXT: arith.select %[[REMOVED]], %[[NEGINF]], %[[SCALED]] : f32
+// (The kernel's first variant: rows on vector boundaries, i32 arithmetic.) The diagonal
+// i + 3 is clamped to [-1, 256] (the same removals within the row).
+// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
+// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
+// CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
+// CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
+// CHECK-NEXT: %[[KEPT:.+]] = arith.addi %[[D1]], %c1_i32 : i32
+// CHECK-NEXT: %[[K0:.+]] = arith.maxsi %[[KEPT]], %c0_i32 : i32
+// CHECK-NEXT: %[[K1:.+]] = arith.minsi %[[K0]], %c256_i32 : i32
+// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[K1]], %c0_i32 : i32
+// CHECK-NEXT: %[[COL0:.+]] = arith.muli %{{.+}}, %c4_i32 : i32
+// CHECK-NEXT: %[[READ:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : i32
+// CHECK-NEXT: scf.if %[[READ]] -> (vector<4xf32>) {
+// CHECK: vector.load %arg0
+// CHECK-NEXT: %[[END:.+]] = arith.addi %[[COL0]], %c4_i32 : i32
+// CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi sle, %[[END]], %[[LIMIT]] : i32
+// CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK-NEXT: vector.extract
+// CHECK-NEXT: arith.mulf %{{.+}}, %[[HALF]] : f32
+// CHECK-NEXT: vector.extract
+// CHECK: } else {
+// CHECK-NEXT: vector.extract
+// CHECK-NEXT: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : i32
+// CHECK-NEXT: arith.select %[[IN]], %[[SCALED]], %[[NEGINF]] : f32
+// Past the limit a chunk is not computed: its exps are 0 and its results one value a row.
+// CHECK: %[[MAXTERM:.+]] = scf.if %{{.+}} -> (f32) {
+// CHECK: arith.maximumf
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[NEGINF]] : f32
+// CHECK: %[[RECIP:.+]] = arith.divf %{{.+}}, %[[SUM:.+]] : f32
+// CHECK-NEXT: %[[INV:.+]] = arith.select %{{.+}}, %{{.+}}, %[[RECIP]] : f32
+// CHECK-NEXT: %[[UNREAD:.+]] = arith.mulf %[[INV]], %[[ZERO:.+]] : f32
+// CHECK: } else {
+// CHECK-NEXT: vector.broadcast %[[UNREAD]] : f32 to vector<4xf32>
 func.func @causal(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
   %s = softmax.scale %x by 0.5 : tensor<64x8x256xf32>
   %m = softmax.mask %s, causal offset = 3 : tensor<64x8x256xf32>
@@ -29,19 +55,60 @@ func.func @causal(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
 
 // -----
 
-// A padding mask: a row reads min(256, max(length, 0)) columns and removes j >= length.
+// A causal mask with a finite fill removes nothing from the reads: each column is compared with
+// the row's diagonal i + 3 and filled when past it.
+// CHECK-LABEL: gpu.func @causal_fill_0_multi_row
+// CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32
+// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
+// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
+// CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
+// CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
+// CHECK: vector.load
+// CHECK: %[[REMOVED:.+]] = arith.cmpi sgt, %{{.+}}, %[[D1]] : i32
+// CHECK-NEXT: arith.select %[[REMOVED]], %[[FILL]], %{{.+}} : f32
+func.func @causal_fill(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
+  %m = softmax.mask %x, causal offset = 3 fill = -1.0e4 : tensor<64x8x256xf32>
+  %p = softmax.softmax %m : tensor<64x8x256xf32>
+  return %p : tensor<64x8x256xf32>
+}
+
+// -----
+
+// A padding mask: a row reads min(256, max(length, 0)) columns (the limit); the vector that
+// crosses it removes its columns at or past it.
 // CHECK-LABEL: gpu.func @padding_0_multi_row
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[L32:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
-// CHECK-NEXT: %[[LEN:.+]] = arith.index_cast %[[L32]] : i32 to index
-// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0 : index
-// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256 : index
-// CHECK-NEXT: arith.select %{{.+}}, %[[L1]], %c0 : index
+// CHECK: %[[LEN:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256_i32 : i32
+// CHECK-NEXT: %[[L2:.+]] = arith.maxsi %[[L1]], %c0_i32 : i32
+// CHECK-NEXT: %[[L3:.+]] = arith.minsi %[[L2]], %c256_i32 : i32
+// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[L3]], %c0_i32 : i32
 // CHECK: vector.load
-// CHECK: %[[REMOVED:.+]] = arith.cmpi sge, %{{.+}}, %[[LEN]] : index
-// CHECK-NEXT: arith.select %[[REMOVED]], %[[NEGINF]], %{{.+}} : f32
+// CHECK: } else {
+// CHECK-NEXT: vector.extract
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %{{.+}}, %[[LIMIT]] : i32
+// CHECK-NEXT: arith.select %[[IN]], %{{.+}}, %[[NEGINF]] : f32
 func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
   %m = softmax.mask %x, padding %len : tensor<64x256xf32>, tensor<64xi32>
+  %p = softmax.softmax %m : tensor<64x256xf32>
+  return %p : tensor<64x256xf32>
+}
+
+// -----
+
+// A padding mask with a finite fill: each column is compared with the length.
+// CHECK-LABEL: gpu.func @padding_fill_0_multi_row
+// CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32
+// CHECK: %[[LEN:.+]] = memref.load %arg2[%{{.+}}] : memref<64xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256_i32 : i32
+// CHECK: vector.load
+// CHECK: %[[REMOVED:.+]] = arith.cmpi sge, %{{.+}}, %[[L1]] : i32
+// CHECK-NEXT: arith.select %[[REMOVED]], %[[FILL]], %{{.+}} : f32
+func.func @padding_fill(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
+  %m = softmax.mask %x, padding %len fill = -1.0e4 : tensor<64x256xf32>, tensor<64xi32>
   %p = softmax.softmax %m : tensor<64x256xf32>
   return %p : tensor<64x256xf32>
 }
@@ -64,15 +131,31 @@ func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<6
 
 // -----
 
-// A bias is added (bias[j], j clamped); log_softmax is (x - max) - ln(sum), ln(sum) = lg2(sum) * ln 2,
+// A bias is added (bias[j], read a vector at a time with the input's vectors); log_softmax is (x - max) - ln(sum), ln(sum) = lg2(sum) * ln 2,
 // and a row of -inf takes the zero policy through ln(sum) = 0 (its x - max stays -inf).
 // CHECK-LABEL: gpu.func @logsm_0_multi_row
 // CHECK-DAG: %[[LN2:.+]] = arith.constant 0.693147182 : f32
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: vector.load
-// CHECK: %[[B:.+]] = memref.load %arg2[%{{.+}}] : memref<256xf32, strided<[1], offset: ?>>
-// CHECK-NEXT: arith.addf %{{.+}}, %[[B]] : f32
+// The vector path needs the bias aligned and starting on the input rows' residue:
+// CHECK: %{{.+}}, %[[BOFF:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %arg2
+// CHECK-NEXT: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-NEXT: %[[BMIS:.+]] = arith.remui %[[BPTR]], %c16 : index
+// CHECK-NEXT: %[[BALIGNED:.+]] = arith.cmpi eq, %[[BMIS]], %c0 : index
+// CHECK-NEXT: %[[OK0:.+]] = arith.andi %{{.+}}, %[[BALIGNED]] : i1
+// CHECK-NEXT: %[[BRES:.+]] = arith.remui %[[BOFF]], %c4 : index
+// CHECK-NEXT: %[[IRES:.+]] = arith.remui %offset, %c4 : index
+// CHECK-NEXT: %[[SAME:.+]] = arith.cmpi eq, %[[IRES]], %[[BRES]] : index
+// CHECK-NEXT: %[[OK1:.+]] = arith.andi %[[OK0]], %[[SAME]] : i1
+// CHECK-NEXT: %[[SRES:.+]] = arith.remui %strides#0, %c4 : index
+// CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi eq, %[[SRES]], %c0 : index
+// CHECK-NEXT: %[[OK:.+]] = arith.andi %[[OK1]], %[[WHOLE]] : i1
+// CHECK: %[[FAST:.+]] = arith.andi %[[OK]], %{{.+}} : i1
+// CHECK-NEXT: scf.if %[[FAST]] {
+// CHECK: vector.load %arg0
+// CHECK: %[[BV:.+]] = vector.load %arg2[%{{.+}}] {alignment = 16 : i64} : memref<256xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK: %[[B:.+]] = vector.extract %[[BV]][0] : f32 from vector<4xf32>
+// CHECK: arith.addf %{{.+}}, %[[B]] : f32
 // After the max's and the sum's butterflies:
 // CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32

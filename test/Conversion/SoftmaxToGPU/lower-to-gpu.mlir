@@ -21,12 +21,6 @@
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
 // CHECK-DAG: %[[W:.+]] = arith.constant 1024 : index
-// 64 lanes a row, 4 rows a block: lane = tid % 64, row = bid * 4 + tid / 64 (a pipelined
-// kernel works through row groups instead: the bf16 case below).
-// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64 : index
-// CHECK: %[[RIB:.+]] = arith.divui %{{.+}}, %c64 : index
-// CHECK: %[[ROWS:.+]] = memref.dim %[[IN]], %c0
-// CHECK: %[[BID:.+]] = gpu.block_id x
 // Vectors apply when both pointers are 16-byte aligned and the output's offset and row stride
 // agree with the input's modulo a vector (so both rows have the same misalignment).
 // CHECK: memref.extract_strided_metadata %[[IN]]
@@ -40,7 +34,39 @@
 // CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: %[[APPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
-// CHECK-NEXT: scf.if %[[APPLY]] {
+// The fast variant: the input's offset and row stride are whole vectors (the static width is
+// too) and the row count is below 2^30, so rows start on vector boundaries and row and column
+// arithmetic is i32.
+// CHECK-NEXT: %{{.+}}, %[[FOFF:.+]], %[[FSIZES:.+]]:2, %[[FSTRIDES:.+]]:2 = memref.extract_strided_metadata %[[IN]]
+// CHECK-NEXT: %[[SR:.+]] = arith.remui %[[FSTRIDES]]#0, %c4 : index
+// CHECK-NEXT: %[[SW:.+]] = arith.cmpi eq, %[[SR]], %c0 : index
+// CHECK-NEXT: %[[OR:.+]] = arith.remui %[[FOFF]], %c4 : index
+// CHECK-NEXT: %[[OW:.+]] = arith.cmpi eq, %[[OR]], %c0 : index
+// CHECK-NEXT: %[[WHOLE:.+]] = arith.andi %[[OW]], %[[SW]] : i1
+// CHECK-NEXT: %[[FITS:.+]] = arith.cmpi ult, %[[FSIZES]]#0, %c1073741824 : index
+// CHECK-NEXT: %[[FASTOK:.+]] = arith.andi %[[WHOLE]], %[[FITS]] : i1
+// CHECK-NEXT: %[[FAST:.+]] = arith.andi %[[APPLY]], %[[FASTOK]] : i1
+// CHECK-NEXT: scf.if %[[FAST]] {
+// CHECK: %[[TID32:.+]] = arith.index_cast %{{.+}} : index to i32
+// CHECK-NEXT: %[[FLANE:.+]] = arith.remui %[[TID32]], %c64_i32 : i32
+// CHECK: %[[FROW:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
+// CHECK-NEXT: %[[FVALID:.+]] = arith.cmpi ult, %[[FROW]], %{{.+}} : i32
+// CHECK-NEXT: %[[FLIMIT:.+]] = arith.select %[[FVALID]], %c1024_i32, %c0_i32 : i32
+// No head: a thread's first vector is at lane * 4.
+// CHECK-NEXT: %[[FCOL:.+]] = arith.muli %[[FLANE]], %c4_i32 : i32
+// CHECK-NEXT: %[[FREAD:.+]] = arith.cmpi slt, %[[FCOL]], %[[FLIMIT]] : i32
+// CHECK-NEXT: scf.if %[[FREAD]] -> (vector<4xf32>) {
+// CHECK-NEXT: %[[FR:.+]] = arith.index_castui %[[FROW]] : i32 to index
+// CHECK-NEXT: %[[FC:.+]] = arith.index_castui %[[FCOL]] : i32 to index
+// CHECK-NEXT: vector.load %[[IN]][%[[FR]], %[[FC]]] {alignment = 16 : i64}
+// The general variant (64-bit, rows split at vector boundaries), else the scalar loop.
+// CHECK: scf.if %[[APPLY]] {
+// 64 lanes a row, 4 rows a block: lane = tid % 64, row = bid * 4 + tid / 64 (a pipelined
+// kernel works through row groups instead: the bf16 case below).
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64 : index
+// CHECK: %[[RIB:.+]] = arith.divui %{{.+}}, %c64 : index
+// CHECK: %[[ROWS:.+]] = memref.dim %[[IN]], %c0
+// CHECK: %[[BID:.+]] = gpu.block_id x
 // f32 is not pipelined (TargetInfo.h): one row group a block, the block's own.
 // CHECK-NEXT: %[[R0:.+]] = arith.muli %[[BID]], %c4 : index
 // CHECK-NEXT: %[[ROW:.+]] = arith.addi %[[R0]], %[[RIB]] : index

@@ -136,3 +136,33 @@ func.func @copies(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, 
   %0 = softmax.softmax %x : tensor<8x16xf32>
   return %0, %0, %x : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A cast after a softmax is that softmax's store, whichever chain the patterns meet first:
+// the next softmax's prologue starts after it.
+// CHECK-LABEL: func.func @epilogue_cast_then_softmax
+// CHECK: %[[A:.+]] = softmax.fused softmax %arg0 axis = 1 prologue [] : tensor<8x16xf32> -> tensor<8x16xbf16>
+// CHECK: %[[B:.+]] = softmax.fused softmax %[[A]] axis = 1 prologue [#softmax.scale<2.000000e+00>] : tensor<8x16xbf16> -> tensor<8x16xbf16>
+// CHECK: return %[[B]]
+func.func @epilogue_cast_then_softmax(%x: tensor<8x16xf32>) -> tensor<8x16xbf16> {
+  %0 = softmax.softmax %x : tensor<8x16xf32>
+  %1 = softmax.cast %0 : tensor<8x16xf32> to tensor<8x16xbf16>
+  %2 = softmax.scale %1 by 2.0 : tensor<8x16xbf16>
+  %3 = softmax.softmax %2 : tensor<8x16xbf16>
+  return %3 : tensor<8x16xbf16>
+}
+
+// -----
+
+// The fusion patterns run in the greedy driver: a chain whose result is unused is erased (its
+// ops are pure), not lowered to a kernel.
+// CHECK-LABEL: func.func @dead_chain
+// CHECK-NEXT: %[[P:.+]] = softmax.fused softmax %arg0
+// CHECK-NEXT: return %[[P]]
+func.func @dead_chain(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = softmax.scale %x by 2.0 : tensor<8x16xf32>
+  %1 = softmax.softmax %0 : tensor<8x16xf32>
+  %2 = softmax.softmax %x : tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}

@@ -111,13 +111,26 @@ public:
       : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func),
         lanes(plan.getLanes()), rows(plan.getRows()), vector(plan.getVector()),
         chunks(plan.getChunks()), rank(op.getInput().getType().getRank()),
-        f32(b.getF32Type()) {}
+        f32(b.getF32Type()), it(b.getIndexType()) {}
 
   void emit();
 
 private:
-  // Constants and small helpers.
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  // Constants and small helpers. Row and column arithmetic is done in `it`: i32 in the fast
+  // variant (sizes checked to fit; one instruction where i64 takes two or three), else index.
+  Value index(int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, v)); }
+  /// An index-typed constant (memref metadata, addresses).
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// An index value (a size, an id) as `it`.
+  Value narrow(Value v) {
+    return v.getType() == it ? v : Value(arith::IndexCastOp::create(b, loc, it, v));
+  }
+  /// An `it` value (never negative where used) as an index, for a memref access.
+  Value wide(Value v) {
+    return v.getType().isIndex() ? v
+                                 : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v));
+  }
+  SmallVector<Value> at(Value r, Value c) { return {wide(r), wide(c)}; }
   Value f32Const(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
   }
@@ -162,11 +175,30 @@ private:
   /// Whether the vector layout applies: both row pointers aligned to a vector and every row of
   /// the output misaligned exactly like the same row of the input. Uniform over the grid.
   Value vectorsApply();
+  /// Whether the fast variant applies (null when it cannot for this op's static shape): every
+  /// input row starts on a vector boundary and is whole vectors, and the row count and width
+  /// are below 2^30, so that row and column arithmetic fits i32 with room for a span past the
+  /// row. With vectorsApply, the output rows are then aligned too. Uniform over the grid.
+  Value fastApplies();
   /// Sets `layout` for `vectorSize`-element accesses and `chunkCount` vectors a thread a span.
   void setLayout(int64_t vectorSize, int64_t chunkCount);
 
   // Per element.
-  Value applyPrologue(Value value, Value column);
+  /// The prologue at `column`. The limiting masks (those whose removed lanes are never read,
+  /// see emitKernelContext) are left out: callers read only columns before `limit`, or clip a
+  /// vector that crosses it (prologueVector). `sideElement(step)`, when given, supplies a bias
+  /// step's element already loaded (null: load it here).
+  Value applyPrologue(Value value, Value column,
+                      function_ref<Value(size_t step)> sideElement = nullptr);
+  /// Whether prologue step `i` is a limiting mask, applied through `limit` instead.
+  bool isLimitingStep(size_t i);
+  /// A read vector's f32 values from `element(v)` (its storage values widened): the prologue,
+  /// with bias operands loaded a vector at a time, and -inf at columns past `limit`, which only
+  /// a vector crossing it (one a row at most) compares.
+  Value prologueVector(Value column0, function_ref<Value(int64_t v)> element);
+  /// Whether bias step `i`'s operand is read a vector at a time (its last dimension is the
+  /// row's, not a broadcast); vectorsApply checks such operands are aligned like the input.
+  bool isVectorBias(size_t i);
   /// The first column of this thread's chunk `c` of the span starting at `base` columns past
   /// the head.
   Value vectorColumn(Value base, int64_t c);
@@ -183,6 +215,24 @@ private:
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  /// Whether chunk `c` (of the span at column 0 past the head) is read.
+  Value isRead(int64_t c) {
+    return cmpi(arith::CmpIPredicate::slt, vectorColumn(index(0), c), layout.loadEnd);
+  }
+  /// `then` yields values of `types` when `cond` holds, `otherwise` else.
+  SmallVector<Value> ifElseValues(Value cond, TypeRange types,
+                                  function_ref<SmallVector<Value>()> then,
+                                  function_ref<SmallVector<Value>()> otherwise);
+  SmallVector<Value> extractAll(Value vectorValue, int64_t size) {
+    SmallVector<Value> out;
+    for (int64_t v = 0; v < size; ++v)
+      out.push_back(vector::ExtractOp::create(b, loc, vectorValue, v));
+    return out;
+  }
+  Value packF32(ArrayRef<Value> values) {
+    auto type = VectorType::get({static_cast<int64_t>(values.size())}, f32);
+    return vector::FromElementsOp::create(b, loc, type, values);
+  }
   /// Combines `values` pairwise (a tree: independent operations in flight, not a chain).
   Value combineAll(SmallVector<Value> values, bool isMax) {
     while (values.size() > 1) {
@@ -240,6 +290,8 @@ private:
   gpu::GPUFuncOp func;
   int64_t lanes, rows, vector, chunks, rank;
   Type f32;
+  Type it;              ///< the type of row and column arithmetic (i32 or index)
+  bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
 
   // Kernel arguments.
   Value in, out, smem;
@@ -250,6 +302,7 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
+  Value widthIndex; ///< the row width as an index
   Value blockId, groupBegin, groupEnd; ///< this block's row groups
   Value lastRow, lastColumn;
   /// Where a thread's accesses fall in its row, for the body being emitted.
@@ -292,6 +345,18 @@ Value KernelEmitter::ifElse(Value cond, Type type, function_ref<Value()> then,
   return ifOp.getResult(0);
 }
 
+SmallVector<Value> KernelEmitter::ifElseValues(Value cond, TypeRange types,
+                                               function_ref<SmallVector<Value>()> then,
+                                               function_ref<SmallVector<Value>()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise());
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -300,13 +365,14 @@ void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
 }
 
 void KernelEmitter::emitKernelContext() {
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = narrow(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
   rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
-  rowCount = memref::DimOp::create(b, loc, in, 0);
+  rowCount = narrow(memref::DimOp::create(b, loc, in, 0));
   int64_t staticWidth = op.getRowWidth();
-  width = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
-                                             : index(staticWidth);
+  widthIndex = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
+                                                  : idx(staticWidth);
+  width = ShapedType::isDynamic(staticWidth) ? narrow(widthIndex) : index(staticWidth);
   // Side operands are indexed from a row and a column clamped into the tensor, so that lanes
   // beyond the row (whose values are discarded) never read out of bounds.
   lastRow = arith::SubIOp::create(b, loc, rowCount, index(1));
@@ -344,8 +410,9 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
   rowIdx.assign(std::max<int64_t>(rank - 1, 0), Value());
   Value rest = safeRow;
   for (int64_t d = rank - 2; d >= 0; --d) {
-    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, leadingSizes[d]);
-    rest = arith::DivUIOp::create(b, loc, rest, leadingSizes[d]);
+    Value size = narrow(leadingSizes[d]);
+    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
   }
 
   // Per-row state of the masks: a padding mask's length, a causal mask's last kept column.
@@ -358,10 +425,28 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
       Value lengths = side[mask.getOperand()];
       SmallVector<Value> idx = broadcastIndices(lengths, Value(), /*toRow=*/true);
       Value length = memref::LoadOp::create(b, loc, lengths, idx);
-      maskRowValue[i] = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+      // Clamped to [0, width] (the same removals within the row), so that it fits `it`.
+      if (length.getType() == it) {
+        maskRowValue[i] = minsi(maxsi(length, index(0)), width);
+      } else {
+        Value wideLength = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+        maskRowValue[i] = narrow(arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, wideLength, this->idx(0)), widthIndex));
+      }
     } else if (mask.getKind() == MaskKind::causal) {
-      // Columns j > i + offset are removed: the last kept one is i + offset.
-      maskRowValue[i] = add(rowIndex(rank - 2), index(mask.getOffset()));
+      // Columns j > i + offset are removed: the last kept one is i + offset, clamped to
+      // [-1, width] (the same removals within the row) so that it fits `it`.
+      int64_t offset = mask.getOffset();
+      if (!it.isIndex() && std::abs(offset) < (int64_t(1) << 30)) {
+        // i < 2^30 in the fast variant: the sum fits i32.
+        maskRowValue[i] =
+            minsi(maxsi(add(rowIndex(rank - 2), index(offset)), index(-1)), width);
+      } else {
+        Value diagonal =
+            arith::AddIOp::create(b, loc, wide(rowIndex(rank - 2)), this->idx(offset));
+        maskRowValue[i] = narrow(arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, diagonal, this->idx(-1)), widthIndex));
+      }
     }
   }
 
@@ -383,16 +468,16 @@ void KernelEmitter::setRow(Value rowValue, Value active) {
 Value KernelEmitter::isPointerAligned(Value memref, Type elementType, int64_t elements) {
   int64_t bytes = elements * elementType.getIntOrFloatBitWidth() / 8;
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, index(bytes)),
-              index(0));
+  return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, pointer, idx(bytes)),
+              idx(0));
 }
 
 Value KernelEmitter::rowHead(Value memref, int64_t elements) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value start = add(meta.getOffset(), mul(minsi(row, lastRow), meta.getStrides()[0]));
-  Value misalignment = arith::RemUIOp::create(b, loc, start, index(elements));
-  return arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, index(elements), misalignment), index(elements));
+  Value start = add(meta.getOffset(), mul(wide(minsi(row, lastRow)), meta.getStrides()[0]));
+  Value misalignment = arith::RemUIOp::create(b, loc, start, idx(elements));
+  return narrow(arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, idx(elements), misalignment), idx(elements)));
 }
 
 Value KernelEmitter::vectorsApply() {
@@ -401,20 +486,72 @@ Value KernelEmitter::vectorsApply() {
   // Row r of a memref starts `offset + r * stride` elements past its aligned pointer: the two
   // rows have the same misalignment for every r when offsets and strides agree modulo a vector.
   auto sameResidue = [&](Value l, Value r) {
-    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, l, index(vector)),
-                arith::RemUIOp::create(b, loc, r, index(vector)));
+    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, l, idx(vector)),
+                arith::RemUIOp::create(b, loc, r, idx(vector)));
   };
   auto inMeta = memref::ExtractStridedMetadataOp::create(b, loc, in);
   auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
   Value ok = andi(isPointerAligned(in, inType, vector), isPointerAligned(out, outType, vector));
   ok = andi(ok, sameResidue(inMeta.getOffset(), outMeta.getOffset()));
-  return andi(ok, sameResidue(inMeta.getStrides()[0], outMeta.getStrides()[0]));
+  ok = andi(ok, sameResidue(inMeta.getStrides()[0], outMeta.getStrides()[0]));
+  // A bias along the row is read a vector at a time at the input's vector columns: its rows must
+  // start on the same residue as every input row (the input's row stride and the bias's strides
+  // multiples of a vector, the offsets equal modulo one) and its pointer be aligned. A dynamic
+  // last dimension of 1 at run time broadcasts: that takes the scalar loop too.
+  for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    if (!isVectorBias(i))
+      continue;
+    Value bias = side[cast<BiasStepAttr>(step).getOperand()];
+    auto type = cast<MemRefType>(bias.getType());
+    int64_t biasRank = type.getRank();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, bias);
+    int64_t bytes =
+        std::min<int64_t>(16, vector * type.getElementType().getIntOrFloatBitWidth() / 8);
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias);
+    ok = andi(ok, cmpi(arith::CmpIPredicate::eq,
+                       arith::RemUIOp::create(b, loc, pointer, idx(bytes)), idx(0)));
+    ok = andi(ok, sameResidue(inMeta.getOffset(), meta.getOffset()));
+    ok = andi(ok, sameResidue(inMeta.getStrides()[0], idx(0)));
+    for (int64_t d = 0; d + 1 < biasRank; ++d)
+      if (type.getDimSize(d) != 1)
+        ok = andi(ok, sameResidue(meta.getStrides()[d], idx(0)));
+    if (ShapedType::isDynamic(type.getShape().back()))
+      ok = andi(ok, cmpi(arith::CmpIPredicate::ne, meta.getSizes().back(), idx(1)));
+  }
+  return ok;
+}
+
+Value KernelEmitter::fastApplies() {
+  constexpr int64_t kFastLimit = int64_t(1) << 30;
+  int64_t staticWidth = op.getRowWidth();
+  if (!ShapedType::isDynamic(staticWidth) &&
+      (staticWidth % vector != 0 || staticWidth >= kFastLimit))
+    return Value();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, in);
+  auto isWhole = [&](Value v) {
+    return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, v, idx(vector)),
+                idx(0));
+  };
+  auto below = [&](Value v) { return cmpi(arith::CmpIPredicate::ult, v, idx(kFastLimit)); };
+  Value ok = andi(isWhole(meta.getOffset()), isWhole(meta.getStrides()[0]));
+  ok = andi(ok, below(meta.getSizes()[0]));
+  if (ShapedType::isDynamic(staticWidth))
+    ok = andi(ok, andi(isWhole(meta.getSizes()[1]), below(meta.getSizes()[1])));
+  return ok;
 }
 
 void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
   layout.vector = vectorSize;
   layout.chunks = chunkCount;
   if (vectorSize == 1) {
+    layout.edgeSlots = 0;
+    layout.head = index(0);
+    layout.mainEnd = width;
+    layout.loadEnd = limit;
+    return;
+  }
+  if (aligned) {
+    // Every row starts on a vector boundary and is whole vectors: no edge columns.
     layout.edgeSlots = 0;
     layout.head = index(0);
     layout.mainEnd = width;
@@ -446,11 +583,10 @@ SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
 }
 
 Value KernelEmitter::loadScalar(Value column, Value valid) {
-  Type elementType = op.getInput().getType().getElementType();
   return ifElse(
       andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), f32,
       [&] {
-        Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column});
+        Value x = memref::LoadOp::create(b, loc, in, at(row, column));
         return applyPrologue(toF32(x), column);
       },
       [&] { return negInf(); });
@@ -459,7 +595,7 @@ Value KernelEmitter::loadScalar(Value column, Value valid) {
 void KernelEmitter::storeScalar(Value column, Value valid, Value value) {
   Value converted = fromF32(value, op.getResult().getType().getElementType());
   ifThen(andi(rowValid, valid), [&] {
-    memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column});
+    memref::StoreOp::create(b, loc, converted, out, at(row, column));
   });
 }
 
@@ -467,34 +603,55 @@ SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column
   auto type = cast<MemRefType>(sideValue.getType());
   int64_t sideRank = type.getRank();
   int64_t targetRank = toRow ? rank - 1 : rank;
-  SmallVector<Value> idx;
+  SmallVector<Value> indices;
   for (int64_t j = 0; j < sideRank; ++j) {
     int64_t d = targetRank - sideRank + j;
-    Value full = (!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d);
+    Value full = wide((!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d));
     int64_t size = type.getDimSize(j);
     if (size == 1) {
-      idx.push_back(index(0));
+      indices.push_back(idx(0));
     } else if (ShapedType::isDynamic(size)) {
       // A dynamic size of 1 broadcasts too.
       Value dim = memref::DimOp::create(b, loc, sideValue, j);
-      idx.push_back(select(cmpi(arith::CmpIPredicate::eq, dim, index(1)), index(0), full));
+      indices.push_back(select(cmpi(arith::CmpIPredicate::eq, dim, idx(1)), idx(0), full));
     } else {
-      idx.push_back(full);
+      indices.push_back(full);
     }
   }
-  return idx;
+  return indices;
 }
 
-Value KernelEmitter::applyPrologue(Value value, Value column) {
+bool KernelEmitter::isLimitingStep(size_t i) {
+  if (!skipRemoved || i < *firstLimitingMask)
+    return false;
+  auto mask = dyn_cast<MaskStepAttr>(op.getPrologue().getValue()[i]);
+  return mask && mask.getKind() != MaskKind::tensor;
+}
+
+bool KernelEmitter::isVectorBias(size_t i) {
+  auto bias = dyn_cast<BiasStepAttr>(op.getPrologue().getValue()[i]);
+  if (!bias)
+    return false;
+  auto type = cast<MemRefType>(side[bias.getOperand()].getType());
+  return type.getShape().back() != 1;
+}
+
+Value KernelEmitter::applyPrologue(Value value, Value column,
+                                   function_ref<Value(size_t step)> sideElement) {
   for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    if (isLimitingStep(i))
+      continue;
     if (auto scale = dyn_cast<ScaleStepAttr>(step)) {
       value = arith::MulFOp::create(b, loc, value, f32Const(scale.getFactor().convertToDouble()));
     } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
       value = arith::MulFOp::create(b, loc, value, scalarFactors[scaleBy.getOperand()]);
     } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
-      Value memref = side[bias.getOperand()];
-      Value element = memref::LoadOp::create(b, loc, memref,
-                                             broadcastIndices(memref, column, /*toRow=*/false));
+      Value element = sideElement ? sideElement(i) : Value();
+      if (!element) {
+        Value memref = side[bias.getOperand()];
+        element = memref::LoadOp::create(b, loc, memref,
+                                         broadcastIndices(memref, column, /*toRow=*/false));
+      }
       value = arith::AddFOp::create(b, loc, value, toF32(element));
     } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
       Value removed;
@@ -523,37 +680,74 @@ Value KernelEmitter::applyPrologue(Value value, Value column) {
   return value;
 }
 
+Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)> element) {
+  int64_t vector = layout.vector;
+  // Bias operands along the row: one vector load each (vectorsApply checked their alignment);
+  // a bias broadcast along the row: one scalar load for the whole vector.
+  DenseMap<size_t, SmallVector<Value>> biasElements;
+  for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
+    auto bias = dyn_cast<BiasStepAttr>(step);
+    if (!bias)
+      continue;
+    Value memref = side[bias.getOperand()];
+    SmallVector<Value> idx = broadcastIndices(memref, column0, /*toRow=*/false);
+    if (!isVectorBias(i)) {
+      biasElements[i].assign(vector, memref::LoadOp::create(b, loc, memref, idx));
+      continue;
+    }
+    Type elementType = cast<MemRefType>(memref.getType()).getElementType();
+    int64_t bytes = std::min<int64_t>(16, vector * elementType.getIntOrFloatBitWidth() / 8);
+    Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType), memref,
+                                          idx, /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    biasElements[i] = extractAll(loaded, vector);
+  }
+  auto build = [&](bool clip) {
+    SmallVector<Value> elements;
+    for (int64_t v = 0; v < vector; ++v) {
+      Value column = add(column0, index(v));
+      Value x = applyPrologue(element(v), column, [&](size_t step) -> Value {
+        auto it = biasElements.find(step);
+        return it == biasElements.end() ? Value() : it->second[v];
+      });
+      if (clip)
+        x = select(cmpi(arith::CmpIPredicate::slt, column, limit), x, negInf());
+      elements.push_back(x);
+    }
+    return packF32(elements);
+  };
+  if (!skipRemoved)
+    return build(/*clip=*/false);
+  // A masked row reads columns [0, limit): every vector wholly before the limit skips the
+  // masks' per-column compares.
+  return ifElse(
+      cmpi(arith::CmpIPredicate::sle, add(column0, index(vector)), limit),
+      VectorType::get({vector}, f32), [&] { return build(/*clip=*/false); },
+      [&] { return build(/*clip=*/true); });
+}
+
 SmallVector<Value> KernelEmitter::loadVector(Value column0) {
   // One test a vector: it lies before the read limit (and so, on the vector grid, wholly inside
-  // the row) or it is not read. Columns of a read vector past a mask's limit are removed by the
-  // mask's own step of the prologue. For 16-bit types the kernel has ~16 instructions an
-  // element before it is issue-bound, so nothing else is spent per element.
+  // the row) or it is not read.
   int64_t vector = layout.vector;
   Type elementType = op.getInput().getType().getElementType();
   auto valuesType = VectorType::get({vector}, f32);
   Value values = ifElse(
       cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
       [&] {
-        SmallVector<Value> elements;
         if (vector == 1) {
-          Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, column0});
-          elements.push_back(applyPrologue(toF32(x), column0));
-        } else {
-          int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-          Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
-                                                in, ValueRange{row, column0},
-                                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-          for (int64_t v = 0; v < vector; ++v)
-            elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v)),
-                                             add(column0, index(v))));
+          Value x = memref::LoadOp::create(b, loc, in, at(row, column0));
+          return packF32({applyPrologue(toF32(x), column0)});
         }
-        return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+        int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+        Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType), in,
+                                              at(row, column0),
+                                              /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        return prologueVector(column0, [&](int64_t v) {
+          return toF32(vector::ExtractOp::create(b, loc, loaded, v));
+        });
       },
       [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
-  SmallVector<Value> result;
-  for (int64_t v = 0; v < vector; ++v)
-    result.push_back(vector::ExtractOp::create(b, loc, values, v));
-  return result;
+  return extractAll(values, vector);
 }
 
 void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
@@ -563,7 +757,7 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   if (vector == 1) {
     Value converted = fromF32(values.front(), elementType);
     ifThen(inRow, [&] {
-      memref::StoreOp::create(b, loc, converted, out, ValueRange{row, column0});
+      memref::StoreOp::create(b, loc, converted, out, at(row, column0));
     });
     return;
   }
@@ -574,7 +768,7 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
                                      : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
   int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
   ifThen(inRow, [&] {
-    vector::StoreOp::create(b, loc, packed, out, ValueRange{row, column0}, /*nontemporal=*/false,
+    vector::StoreOp::create(b, loc, packed, out, at(row, column0), /*nontemporal=*/false,
                             llvm::MaybeAlign(bytes));
   });
 }
@@ -597,11 +791,11 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   Value first = mul(rowInBlock, index(warps));
   Value base = add(index(buffer * rows * warps), first);
   ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
-         [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{add(base, warp)}); });
+         [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{wide(add(base, warp))}); });
   gpu::BarrierOp::create(b, loc);
-  Value result = memref::LoadOp::create(b, loc, smem, ValueRange{base});
+  Value result = memref::LoadOp::create(b, loc, smem, ValueRange{wide(base)});
   for (int64_t w = 1; w < warps; ++w)
-    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{add(base, index(w))}),
+    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))}),
                      isMax);
   return result;
 }
@@ -634,15 +828,15 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
   Value sumBase = add(index(rows * warps), maxBase);
   ifThen(cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, lane, index(32)), index(0)),
          [&] {
-           memref::StoreOp::create(b, loc, max, smem, ValueRange{add(maxBase, warp)});
-           memref::StoreOp::create(b, loc, sum, smem, ValueRange{add(sumBase, warp)});
+           memref::StoreOp::create(b, loc, max, smem, ValueRange{wide(add(maxBase, warp))});
+           memref::StoreOp::create(b, loc, sum, smem, ValueRange{wide(add(sumBase, warp))});
          });
   gpu::BarrierOp::create(b, loc);
-  max = memref::LoadOp::create(b, loc, smem, ValueRange{maxBase});
-  sum = memref::LoadOp::create(b, loc, smem, ValueRange{sumBase});
+  max = memref::LoadOp::create(b, loc, smem, ValueRange{wide(maxBase)});
+  sum = memref::LoadOp::create(b, loc, smem, ValueRange{wide(sumBase)});
   for (int64_t w = 1; w < warps; ++w) {
-    Value m = memref::LoadOp::create(b, loc, smem, ValueRange{add(maxBase, index(w))});
-    Value s = memref::LoadOp::create(b, loc, smem, ValueRange{add(sumBase, index(w))});
+    Value m = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(maxBase, index(w)))});
+    Value s = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(sumBase, index(w)))});
     std::tie(max, sum) = merge(max, sum, m, s);
   }
   return {max, sum};
@@ -658,8 +852,10 @@ KernelEmitter::RowStats KernelEmitter::finishStats(Value max, Value sum) {
   bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
   Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
   stats.invSum = select(stats.masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
-  stats.logSum = select(stats.masked, policy,
-                        arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
+  // lg2 is an intrinsic call, which nothing removes when unused: emit it only where needed.
+  if (op.getNormalization() == Normalization::log_softmax)
+    stats.logSum = select(stats.masked, policy,
+                          arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
   return stats;
 }
 
@@ -691,7 +887,7 @@ SmallVector<Value> KernelEmitter::loadRaw() {
     raw.push_back(ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), rawType,
         [&] {
-          return vector::LoadOp::create(b, loc, rawType, in, ValueRange{row, column0},
+          return vector::LoadOp::create(b, loc, rawType, in, at(row, column0),
                                         /*nontemporal=*/false, llvm::MaybeAlign(bytes))
               .getResult();
         },
@@ -702,7 +898,7 @@ SmallVector<Value> KernelEmitter::loadRaw() {
   for (auto [column, valid] : edgeColumns())
     raw.push_back(ifElse(
         andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), elementType,
-        [&] { return memref::LoadOp::create(b, loc, in, ValueRange{row, column}).getResult(); },
+        [&] { return memref::LoadOp::create(b, loc, in, at(row, column)).getResult(); },
         [&] {
           return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0)).getResult();
         }));
@@ -718,12 +914,9 @@ SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw) {
     Value packed = ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
         [&] {
-          SmallVector<Value> elements;
-          for (int64_t v = 0; v < vector; ++v)
-            elements.push_back(
-                applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw[c], v)),
-                              add(column0, index(v))));
-          return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+          return prologueVector(column0, [&](int64_t v) {
+            return toF32(vector::ExtractOp::create(b, loc, raw[c], v));
+          });
         },
         [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
     values.emplace_back();
@@ -776,27 +969,78 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
   Normalization normalization = op.getNormalization();
   SmallVector<SmallVector<Value>> results = values;
+  int64_t vector = layout.vector;
+  auto vectorType = VectorType::get({vector}, f32);
+  // In a masked row (skipRemoved), chunks past the read limit hold -inf: their exps are 0 and
+  // their results one value for the whole row, so each chunk's arithmetic sits behind its read
+  // test (uniform over a vector; a causal row skips about half its work).
+  bool skipUnread = skipRemoved;
   if (normalization != Normalization::none) {
-    SmallVector<Value> all;
-    for (ArrayRef<Value> chunk : values)
-      llvm::append_range(all, chunk);
-    Value max = reduce(combineAll(all, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
+    SmallVector<Value> maxTerms;
+    for (int64_t c = 0; c < layout.chunks; ++c) {
+      if (skipUnread)
+        maxTerms.push_back(ifElse(
+            isRead(c), f32, [&] { return combineAll(values[c], /*isMax=*/true); },
+            [&] { return negInf(); }));
+      else
+        llvm::append_range(maxTerms, values[c]);
+    }
+    for (size_t i = layout.chunks; i < values.size(); ++i)
+      llvm::append_range(maxTerms, values[i]);
+    Value max = reduce(combineAll(maxTerms, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
     Value maxSafe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf()),
                            f32Const(0.0), max);
     SmallVector<SmallVector<Value>> exps;
-    SmallVector<Value> allExps;
-    for (ArrayRef<Value> chunk : values) {
-      exps.emplace_back();
-      for (Value v : chunk) {
-        exps.back().push_back(expShifted(v, maxSafe));
-        allExps.push_back(exps.back().back());
+    SmallVector<Value> sumTerms;
+    for (auto [c, chunk] : llvm::enumerate(values)) {
+      auto expsOf = [&, &chunk = chunk] {
+        SmallVector<Value> e;
+        for (Value v : chunk)
+          e.push_back(expShifted(v, maxSafe));
+        return e;
+      };
+      if (skipUnread && static_cast<int64_t>(c) < layout.chunks) {
+        SmallVector<Value> r = ifElseValues(
+            isRead(c), TypeRange{vectorType, f32},
+            [&] {
+              SmallVector<Value> e = expsOf();
+              return SmallVector<Value>{packF32(e), combineAll(e, /*isMax=*/false)};
+            },
+            [&] {
+              Value zeros = arith::ConstantOp::create(b, loc, vectorType,
+                                                      b.getZeroAttr(vectorType));
+              return SmallVector<Value>{zeros, f32Const(0.0)};
+            });
+        exps.push_back(extractAll(r[0], vector));
+        sumTerms.push_back(r[1]);
+      } else {
+        exps.push_back(expsOf());
+        llvm::append_range(sumTerms, exps.back());
       }
     }
-    Value sum = reduce(combineAll(allExps, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
+    Value sum = reduce(combineAll(sumTerms, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
     RowStats stats = finishStats(max, sum);
-    for (auto [c, chunk] : llvm::enumerate(values))
-      for (auto [v, value] : llvm::enumerate(chunk))
-        results[c][v] = normalize(value, exps[c][v], stats);
+    Value unreadResult =
+        skipUnread ? normalize(negInf(), f32Const(0.0), stats) : Value();
+    for (auto [c, chunk] : llvm::enumerate(values)) {
+      auto normalizeChunk = [&, c = c, &chunk = chunk] {
+        SmallVector<Value> r;
+        for (auto [v, value] : llvm::enumerate(chunk))
+          r.push_back(normalize(value, exps[c][v], stats));
+        return r;
+      };
+      if (skipUnread && static_cast<int64_t>(c) < layout.chunks)
+        results[c] = extractAll(
+            ifElse(
+                isRead(c), vectorType, [&] { return packF32(normalizeChunk()); },
+                [&] {
+                  return vector::BroadcastOp::create(b, loc, vectorType, unreadResult)
+                      .getResult();
+                }),
+            vector);
+      else
+        results[c] = normalizeChunk();
+    }
   }
   for (int64_t c = 0; c < layout.chunks; ++c)
     storeVector(vectorColumn(index(0), c), results[c]);
@@ -815,7 +1059,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     ifThen(cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd), [&] {
       Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
       vector::StoreOp::create(b, loc, packed, rowBuffer,
-                              ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
+                              ValueRange{wide(arith::SubIOp::create(b, loc, column0, layout.head))},
                               /*nontemporal=*/false, llvm::MaybeAlign(vector * 4));
     });
   };
@@ -826,7 +1070,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
         [&] {
           return vector::LoadOp::create(
                      b, loc, vectorType, rowBuffer,
-                     ValueRange{arith::SubIOp::create(b, loc, column0, layout.head)},
+                     ValueRange{wide(arith::SubIOp::create(b, loc, column0, layout.head))},
                      /*nontemporal=*/false, llvm::MaybeAlign(vector * 4))
               .getResult();
         },
@@ -926,14 +1170,20 @@ void KernelEmitter::emit() {
   if (!func.getWorkgroupAttributions().empty())
     smem = func.getWorkgroupAttributions().front();
 
-  emitKernelContext();
-  // This block's row groups (RowKernel.h: getRowGroupsPerBlock sets the grid).
-  Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
-  blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  groupBegin = mul(blockId, perBlock);
-  groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
+  // Each variant below computes its context in its own arithmetic type.
+  auto enter = [&](Type arithmetic, bool alignedRows) {
+    it = arithmetic;
+    aligned = alignedRows;
+    emitKernelContext();
+    // This block's row groups (buildBlockCount sets the grid).
+    Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
+    Value grid = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+    Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
+    blockId = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    groupBegin = mul(blockId, perBlock);
+    groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
+  };
+  Type indexType = b.getIndexType();
   if (plan.getPlan() == KernelPlan::row_shared) {
     // Dynamic shared memory holds both the reduction slots and, after them, the row. One
     // shared variable only: a static workgroup buffer beside the dynamic one could be laid out
@@ -945,11 +1195,15 @@ void KernelEmitter::emit() {
     int64_t slots = getRowSharedReductionSlots(plan);
     smem = memref::ViewOp::create(
         b, loc, MemRefType::get({slots}, f32, MemRefLayoutAttrInterface(), space), bytes,
-        index(0), ValueRange{});
-    Value elements = mul(arith::CeilDivUIOp::create(b, loc, width, index(vector)), index(vector));
+        idx(0), ValueRange{});
+    int64_t staticWidth = op.getRowWidth();
+    Value widthValue = ShapedType::isDynamic(staticWidth)
+                           ? Value(memref::DimOp::create(b, loc, in, 1))
+                           : idx(staticWidth);
+    Value elements = mul(arith::CeilDivUIOp::create(b, loc, widthValue, idx(vector)), idx(vector));
     rowBuffer = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32, MemRefLayoutAttrInterface(), space),
-        bytes, index(slots * 4), ValueRange{elements});
+        bytes, idx(slots * 4), ValueRange{elements});
   }
   bool chunked =
       plan.getPlan() == KernelPlan::chunked_online || plan.getPlan() == KernelPlan::row_shared;
@@ -975,23 +1229,51 @@ void KernelEmitter::emit() {
       emitChunkedPlan(plan.getPlan() == KernelPlan::row_shared);
     });
   };
-  if (vector == 1) {
-    emitPlan();
-  } else {
-    // Operands whose rows are misaligned differently (rare: views with odd offsets or strides
-    // of different residues) take one scalar column a lane in a loop: correct for any layout,
-    // and it costs the common path nothing but this one uniform branch.
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectorsApply(), /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    emitPlan();
-    b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  auto emitScalarLoop = [&] {
+    enter(indexType, /*alignedRows=*/false);
     layout.vector = 1;
     layout.chunks = 1;
     forEachRowGroup([&](Value group) {
       setRow(rowOf(group));
       emitChunkedPlan(/*shared=*/false);
     });
+  };
+  // Three variants, chosen once per launch (uniform over the grid):
+  //  - the common case: every row starts on a vector boundary and is whole vectors (no edge
+  //    columns, no per-row alignment arithmetic), sizes below 2^30 (32-bit row and column
+  //    arithmetic: on the GPU a 64-bit add, compare or select is two instructions, a multiply
+  //    three, and that arithmetic was half of a masked 16-bit kernel's instructions);
+  //  - any rows whose input and output are misaligned alike: edge columns and 64-bit indices;
+  //  - operands misaligned differently (rare: views with odd offsets or strides of different
+  //    residues): one scalar column a lane in a loop, correct for any layout.
+  if (vector == 1) {
+    enter(indexType, /*alignedRows=*/false);
+    emitPlan();
+  } else {
+    it = indexType;
+    Value vectors = vectorsApply();
+    Value fast = fastApplies();
+    auto emitGeneral = [&] {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectors, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      enter(indexType, /*alignedRows=*/false);
+      emitPlan();
+      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+      emitScalarLoop();
+    };
+    if (!fast) {
+      emitGeneral();
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, andi(vectors, fast),
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      enter(b.getI32Type(), /*alignedRows=*/true);
+      emitPlan();
+      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+      emitGeneral();
+    }
   }
   gpu::ReturnOp::create(b, loc);
 }

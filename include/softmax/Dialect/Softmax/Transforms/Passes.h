@@ -15,6 +15,15 @@ namespace mlir::softmax {
 #define GEN_PASS_DECL
 #include "softmax/Dialect/Softmax/Transforms/Passes.h.inc"
 
+/// The patterns of softmax-fuse, for embedders that run them in their own pass: each softmax or
+/// log_softmax with its prologue (the scale, add_bias, mask and cast ops feeding it whose results
+/// have no other user) and an epilogue cast becomes one softmax.fused op; an element-wise chain
+/// without a softmax becomes one with `normalization = none`. The result does not depend on the
+/// order the patterns are applied in (a chain is fused at its last op). They create softmax.fused
+/// ops only. softmax-fuse then gives a returned argument, or a value returned twice, a copy of
+/// its own, which softmax-lower-to-gpu needs.
+void populateFusePatterns(RewritePatternSet &patterns);
+
 /// The patterns of softmax-raise, for embedders that run them in their own pass: linalg.softmax
 /// and decomposed linalg softmax / log_softmax to softmax-dialect ops, and the element-wise
 /// neighbours feeding them to scale, add_bias, mask and cast. The patterns create softmax, arith

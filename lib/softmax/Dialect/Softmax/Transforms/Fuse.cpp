@@ -3,7 +3,10 @@
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <type_traits>
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_FUSEPASS
@@ -62,13 +65,25 @@ private:
   SmallVector<Value> operands;
 };
 
+bool isNormalizer(Operation *op) { return isa<SoftmaxOp, LogSoftmaxOp>(op); }
+
+/// Whether `op` is a cast that ends a softmax chain as its epilogue: the only user of a softmax
+/// or log_softmax result. That chain takes it, not the chain of the op after it.
+bool isEpilogueCast(Operation *op) {
+  auto cast = dyn_cast<CastOp>(op);
+  if (!cast)
+    return false;
+  Value input = cast.getInput();
+  return input.hasOneUse() && input.getDefiningOp() && isNormalizer(input.getDefiningOp());
+}
+
 /// Walks up from `value` through element-wise ops whose result has no other user, and returns
 /// them first to last. A mask joins only if its axis is `axis` (when `axis` is set); the first
-/// mask met sets it otherwise.
+/// mask met sets it otherwise. An epilogue cast stays with its softmax.
 SmallVector<Operation *> collectPrologue(Value value, std::optional<int64_t> &axis) {
   SmallVector<Operation *> chain;
   while (Operation *def = value.getDefiningOp()) {
-    if (!isElementwise(def) || !value.hasOneUse())
+    if (!isElementwise(def) || !value.hasOneUse() || isEpilogueCast(def))
       break;
     if (auto mask = dyn_cast<MaskOp>(def)) {
       if (axis && mask.getNormalizedAxis() != *axis)
@@ -91,7 +106,7 @@ void replaceChain(RewriterBase &rewriter, ArrayRef<Operation *> ops, Value input
   // fused op's result type), not a step.
   Chain chain(rewriter.getContext());
   for (Operation *op : ops) {
-    if (isa<SoftmaxOp, LogSoftmaxOp>(op))
+    if (isNormalizer(op))
       break;
     if (op == tail && isa<CastOp>(op))
       break;
@@ -106,66 +121,76 @@ void replaceChain(RewriterBase &rewriter, ArrayRef<Operation *> ops, Value input
     rewriter.eraseOp(op);
 }
 
+/// A softmax or log_softmax with its prologue and an epilogue cast becomes one softmax.fused op.
+template <typename OpTy>
+struct FuseNormalization : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    std::optional<int64_t> axis = op.getNormalizedAxis();
+    SmallVector<Operation *> chain = collectPrologue(op.getInput(), axis);
+    Value input = chain.empty() ? op.getInput() : chain.front()->getOperand(0);
+    chain.push_back(op);
+    Value result = op.getResult();
+    if (result.hasOneUse() && isa<CastOp>(*result.getUsers().begin()))
+      chain.push_back(*result.getUsers().begin());
+    Normalization normalization =
+        std::is_same_v<OpTy, SoftmaxOp> ? Normalization::softmax : Normalization::log_softmax;
+    replaceChain(rewriter, chain, input, normalization, *axis, op.getMaskedRows());
+    return success();
+  }
+};
+
+/// An element-wise chain with no softmax (its value has several users, or there is none)
+/// becomes one softmax.fused op with normalization = none, matched at its last op.
+template <typename OpTy>
+struct FuseElementwise : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    if (type.getRank() == 0)
+      return rewriter.notifyMatchFailure(op, "rank 0: nothing to lay out in rows");
+    Value result = op.getResult();
+    if (result.hasOneUse()) {
+      Operation *user = *result.getUsers().begin();
+      if (isElementwise(user) || isNormalizer(user))
+        return rewriter.notifyMatchFailure(op, "not the last op of its chain");
+    }
+    if (isEpilogueCast(op))
+      return rewriter.notifyMatchFailure(op, "the epilogue of a softmax");
+    std::optional<int64_t> axis;
+    if (auto mask = dyn_cast<MaskOp>(op.getOperation()))
+      axis = mask.getNormalizedAxis();
+    SmallVector<Operation *> chain = collectPrologue(op->getOperand(0), axis);
+    Value input = chain.empty() ? op->getOperand(0) : chain.front()->getOperand(0);
+    chain.push_back(op);
+    replaceChain(rewriter, chain, input, Normalization::none, axis.value_or(type.getRank() - 1),
+                 MaskedRows::zero);
+    return success();
+  }
+};
+
 struct FusePass : softmax::impl::FusePassBase<FusePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    IRRewriter rewriter(&getContext());
 
-    // 1. Every softmax / log_softmax with its prologue and an epilogue cast.
-    SmallVector<Operation *> normalizers;
-    func.walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp>(op))
-        normalizers.push_back(op);
-    });
-    for (Operation *op : normalizers) {
-      std::optional<int64_t> axis;
-      int64_t rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
-      axis = normalizeAxis(op->getAttrOfType<IntegerAttr>("axis").getInt(), rank);
-      SmallVector<Operation *> chain = collectPrologue(op->getOperand(0), axis);
-      Value input = chain.empty() ? op->getOperand(0) : chain.front()->getOperand(0);
-      chain.push_back(op);
-      Value result = op->getResult(0);
-      if (result.hasOneUse() && isa<CastOp>(*result.getUsers().begin()))
-        chain.push_back(*result.getUsers().begin());
-
-      Normalization normalization = Normalization::softmax;
-      MaskedRows maskedRows;
-      if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
-        maskedRows = softmax.getMaskedRows();
-      } else {
-        normalization = Normalization::log_softmax;
-        maskedRows = cast<LogSoftmaxOp>(op).getMaskedRows();
-      }
-      replaceChain(rewriter, chain, input, normalization, *axis, maskedRows);
+    // 1. Every softmax / log_softmax with its prologue and an epilogue cast, and the
+    // element-wise chains left on their own. Rewrite only the chains: no folding, constant CSE
+    // or region simplification of the rest of the function.
+    RewritePatternSet patterns(&getContext());
+    populateFusePatterns(patterns);
+    GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
+        GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(func, std::move(patterns), config))) {
+      func.emitError("softmax-fuse: the fusion patterns did not converge");
+      return signalPassFailure();
     }
 
-    // 2. Element-wise chains left on their own (a value with several users, or no softmax).
-    // Walk backwards so that each chain is met at its last op.
-    SmallVector<Operation *> leftovers;
-    func.walk([&](Operation *op) {
-      if (isElementwise(op))
-        leftovers.push_back(op);
-    });
-    llvm::DenseSet<Operation *> erased;
-    for (Operation *op : llvm::reverse(leftovers)) {
-      if (erased.contains(op))
-        continue;
-      auto type = cast<RankedTensorType>(op->getResult(0).getType());
-      if (type.getRank() == 0)
-        continue; // nothing to lay out in rows; the lowering reports it
-      std::optional<int64_t> axis;
-      if (auto mask = dyn_cast<MaskOp>(op))
-        axis = mask.getNormalizedAxis();
-      SmallVector<Operation *> chain = collectPrologue(op->getOperand(0), axis);
-      Value input = chain.empty() ? op->getOperand(0) : chain.front()->getOperand(0);
-      chain.push_back(op);
-      erased.insert(chain.begin(), chain.end());
-      replaceChain(rewriter, chain, input, Normalization::none, axis.value_or(type.getRank() - 1),
-                   MaskedRows::zero);
-    }
-
-    // 3. A result that is an argument, or a value already returned, must still land in its own
+    // 2. A result that is an argument, or a value already returned, must still land in its own
     // output buffer: an element-wise fused op with no steps copies it.
+    IRRewriter rewriter(&getContext());
     func.walk([&](func::ReturnOp ret) {
       llvm::DenseSet<Value> returned;
       rewriter.setInsertionPoint(ret);
@@ -185,3 +210,10 @@ struct FusePass : softmax::impl::FusePassBase<FusePass> {
 };
 
 } // namespace
+
+void mlir::softmax::populateFusePatterns(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<FuseNormalization<SoftmaxOp>, FuseNormalization<LogSoftmaxOp>,
+               FuseElementwise<ScaleOp>, FuseElementwise<AddBiasOp>, FuseElementwise<MaskOp>,
+               FuseElementwise<CastOp>>(context);
+}

@@ -1,0 +1,30 @@
+//===- Options.h - Options of the C++ API's compile() -----------*- C++ -*-===//
+
+#ifndef SOFTMAX_API_OPTIONS_H
+#define SOFTMAX_API_OPTIONS_H
+
+#include <cstdint>
+#include <string>
+
+namespace softmax::api {
+
+/// The options of --softmax-to-nvvm (Pipelines.h has their meaning), plus the front door.
+struct CompileOptions {
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+  int optLevel = 3;
+  /// isa (PTX, JIT-compiled by the driver when loaded), bin (cubin, needs ptxas at compile
+  /// time) or fatbin.
+  std::string format = "isa";
+  int64_t registersPerThread = 0; ///< 0: the chip's
+  int64_t threadsPerBlock = 0;    ///< 0: the chip's
+  /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
+  bool raise = false;
+
+  /// A canonical text of every option: part of the compile cache's key.
+  std::string str() const;
+};
+
+} // namespace softmax::api
+
+#endif // SOFTMAX_API_OPTIONS_H

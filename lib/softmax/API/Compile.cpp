@@ -1,0 +1,249 @@
+//===- Compile.cpp - The C++ API's compile() and its cache ----------------===//
+//
+// The pipeline runs in its two halves (Pipelines.h): after the first, the host functions are
+// still gpu.launch_func ops on sizes, and HostProgram reads their launch rules and the kernels'
+// signatures; the second half makes the PTX/cubin, which the executable keeps in memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax/API/Compile.h"
+
+#include "HostProgram.h"
+#include "softmax/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax/Pipelines/Pipelines.h"
+#include "softmax/Registration.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace ::softmax::api;
+
+std::string CompileOptions::str() const {
+  return "chip=" + chip + " features=" + features + " opt-level=" + std::to_string(optLevel) +
+         " format=" + format + " registers-per-thread=" + std::to_string(registersPerThread) +
+         " threads-per-block=" + std::to_string(threadsPerBlock) +
+         " raise=" + (raise ? "true" : "false");
+}
+
+namespace {
+
+llvm::Error makeError(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The diagnostics of a failed step, or `fallback` when it failed without one.
+llvm::Error diagnosticsError(std::string diagnostics, StringRef fallback) {
+  while (!diagnostics.empty() && diagnostics.back() == '\n')
+    diagnostics.pop_back();
+  return makeError(diagnostics.empty() ? fallback : StringRef(diagnostics));
+}
+
+/// The parameters of kernel `func` as MLIR's default calling convention unpacks them.
+std::vector<KernelParam> getKernelParams(gpu::GPUFuncOp func) {
+  std::vector<KernelParam> params;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    std::string operand;
+    llvm::raw_string_ostream os(operand);
+    os << "operand " << i << " (" << type << ")";
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      params.push_back({operand, *getScalarType(type)});
+      continue;
+    }
+    params.push_back({operand + " allocated pointer", ScalarType::I64});
+    params.push_back({operand + " aligned pointer", ScalarType::I64});
+    params.push_back({operand + " offset", ScalarType::Index});
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      params.push_back({operand + " size " + std::to_string(d), ScalarType::Index});
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      params.push_back({operand + " stride " + std::to_string(d), ScalarType::Index});
+  }
+  return params;
+}
+
+LogicalResult readKernels(ModuleOp module, std::vector<KernelInfo> &kernels,
+                          llvm::StringMap<unsigned> &indices) {
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return WalkResult::advance();
+    for (Type type : func.getArgumentTypes())
+      if (!isa<MemRefType>(type) && !getScalarType(type)) {
+        func.emitOpError() << "has a parameter of type " << type
+                           << ", which the C++ API cannot pass";
+        return WalkResult::interrupt();
+      }
+    KernelInfo kernel;
+    kernel.name = func.getName().str();
+    if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
+      for (auto [i, size] : llvm::enumerate(*block))
+        kernel.block[i] = size;
+    for (BlockArgument buffer : func.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(buffer.getType());
+      kernel.staticSharedBytes += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    }
+    if (auto registers = func->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
+      kernel.maxRegisters = registers.getInt();
+    kernel.params = getKernelParams(func);
+    indices[kernel.name] = kernels.size();
+    kernels.push_back(std::move(kernel));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Host functions worth calling: public, with a body, and launching kernels or taking buffers.
+bool isHostFunction(func::FuncOp func) {
+  if (func.isExternal() || !func.isPublic() || func.getNumResults() != 0)
+    return false;
+  return llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<MemRefType>) ||
+         func.walk([](gpu::LaunchFuncOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+llvm::Expected<std::shared_ptr<const Executable>>
+compileUncached(StringRef source, const CompileOptions &options, StringRef bufferName) {
+  mlir::softmax::SoftmaxToNVVMOptions pipeline;
+  pipeline.chip = options.chip;
+  pipeline.features = options.features;
+  pipeline.optLevel = options.optLevel;
+  pipeline.format = options.format;
+  pipeline.registersPerThread = options.registersPerThread;
+  pipeline.threadsPerBlock = options.threadsPerBlock;
+  if (llvm::Error error = mlir::softmax::verifySoftmaxToNVVMOptions(pipeline))
+    return makeError("invalid compile options: " + llvm::toString(std::move(error)));
+
+  // A context of our own for each compilation: nothing leaks between programs or into the
+  // embedder's contexts, and no thread pool is started inside the embedding process.
+  DialectRegistry registry;
+  mlir::softmax::registerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+                               llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return diagnosticsError(diagnostics, "the program could not be parsed");
+
+  // Which arguments are outputs: the results of each source function become trailing ones.
+  llvm::StringMap<unsigned> inputCounts;
+  for (auto func : module->getOps<func::FuncOp>())
+    inputCounts[func.getSymName()] = func.getNumArguments();
+
+  PassManager toGPU(&context);
+  if (options.raise)
+    toGPU.addNestedPass<func::FuncOp>(mlir::softmax::createRaisePass());
+  mlir::softmax::buildSoftmaxToGPUPipeline(toGPU, pipeline);
+  if (failed(toGPU.run(*module)))
+    return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");
+
+  std::vector<KernelInfo> kernels;
+  llvm::StringMap<unsigned> kernelIndices;
+  if (failed(readKernels(*module, kernels, kernelIndices)))
+    return diagnosticsError(diagnostics, "a kernel could not be read");
+  std::vector<FunctionInfo> functions;
+  std::vector<HostProgram> programs;
+  for (auto func : module->getOps<func::FuncOp>()) {
+    if (!isHostFunction(func))
+      continue;
+    FunctionInfo info;
+    FailureOr<HostProgram> program = HostProgram::build(func, kernelIndices, info);
+    if (failed(program))
+      return diagnosticsError(diagnostics, "a host function could not be read");
+    unsigned inputs = inputCounts.lookup(func.getSymName());
+    for (auto [i, argument] : llvm::enumerate(info.arguments))
+      argument.isOutput = i >= inputs;
+    functions.push_back(std::move(info));
+    programs.push_back(std::move(*program));
+  }
+  if (functions.empty())
+    return makeError("the program has no function to call (a public func.func on tensors "
+                     "with softmax ops)");
+
+  PassManager toBinary(&context);
+  mlir::softmax::buildGPUToNVVMBinaryPipeline(toBinary, pipeline);
+  if (failed(toBinary.run(*module)))
+    return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");
+
+  std::string image;
+  for (auto binary : module->getOps<gpu::BinaryOp>()) {
+    auto objects = binary.getObjects().getAsRange<gpu::ObjectAttr>();
+    if (objects.empty())
+      continue;
+    image = (*objects.begin()).getObject().getValue().str();
+  }
+  if (image.empty() && !kernels.empty())
+    return makeError("the pipeline produced no kernel binary");
+
+  return std::make_shared<const Executable>(options, std::move(image), std::move(kernels),
+                                            std::move(functions), std::move(programs));
+}
+
+struct Cache {
+  std::mutex mutex;
+  llvm::StringMap<std::shared_ptr<const Executable>> executables;
+};
+
+Cache &getCache() {
+  static Cache cache;
+  return cache;
+}
+
+} // namespace
+
+namespace softmax::api {
+
+llvm::Expected<std::shared_ptr<const Executable>>
+compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
+  std::string key = options.str() + "\n" + source.str();
+  Cache &cache = getCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.executables.find(key);
+    if (it != cache.executables.end())
+      return it->second;
+  }
+  // Compile without the lock: other programs compile meanwhile. Two threads compiling the same
+  // program both do the work and the first to finish is kept.
+  llvm::Expected<std::shared_ptr<const Executable>> executable =
+      compileUncached(source, options, bufferName);
+  if (!executable)
+    return executable.takeError();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.executables.try_emplace(key, std::move(*executable)).first->second;
+}
+
+llvm::Expected<std::shared_ptr<const Executable>> compile(ModuleOp module,
+                                                          const CompileOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true, /*prettyForm=*/false));
+  return compile(text, options, "<module>");
+}
+
+size_t getCompileCacheSize() {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.executables.size();
+}
+
+void clearCompileCache() {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.executables.clear();
+}
+
+} // namespace softmax::api

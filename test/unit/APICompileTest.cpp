@@ -1,0 +1,296 @@
+//===- APICompileTest.cpp - The C++ API: compile, kernels, errors, cache --===//
+//
+// No GPU needed: everything here is compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax/API/Compile.h"
+#include "softmax/Pipelines/Pipelines.h"
+#include "softmax/Registration.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+using namespace softmax::api;
+
+namespace {
+
+constexpr const char *kStatic = R"mlir(
+func.func @probs(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %y = softmax.softmax %x : tensor<64x1024xf32>
+  return %y : tensor<64x1024xf32>
+}
+)mlir";
+
+constexpr const char *kTemperature = R"mlir(
+func.func @sample(%x: tensor<8x?xbf16>, %inv_t: f32) -> tensor<8x?xbf16> {
+  %s = softmax.scale %x by %inv_t : tensor<8x?xbf16>, f32
+  %y = softmax.softmax %s : tensor<8x?xbf16>
+  return %y : tensor<8x?xbf16>
+}
+)mlir";
+
+std::shared_ptr<const Executable> compileOrFail(llvm::StringRef source,
+                                                const CompileOptions &options = {}) {
+  llvm::Expected<std::shared_ptr<const Executable>> executable = compile(source, options);
+  if (!executable) {
+    ADD_FAILURE() << llvm::toString(executable.takeError());
+    return nullptr;
+  }
+  return *executable;
+}
+
+std::string errorOf(llvm::StringRef source, const CompileOptions &options = {}) {
+  llvm::Expected<std::shared_ptr<const Executable>> executable = compile(source, options);
+  if (executable)
+    return "(compiled)";
+  return llvm::toString(executable.takeError());
+}
+
+TEST(APICompile, StaticProgramHasOneKernelAndItsRules) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kStatic);
+  ASSERT_TRUE(exe);
+  ASSERT_EQ(exe->getFunctions().size(), 1u);
+  const FunctionInfo &f = exe->getFunctions()[0];
+  EXPECT_EQ(f.name, "probs");
+  ASSERT_EQ(f.arguments.size(), 2u); // the input, then the result as an output buffer
+  EXPECT_TRUE(f.arguments[0].isTensor);
+  EXPECT_FALSE(f.arguments[0].isOutput);
+  EXPECT_TRUE(f.arguments[1].isOutput);
+  EXPECT_EQ(f.arguments[0].type, ScalarType::F32);
+  EXPECT_EQ(f.arguments[0].shape, (std::vector<int64_t>{64, 1024}));
+  EXPECT_EQ(f.workspaceBytes, "0");
+
+  ASSERT_EQ(exe->getKernels().size(), 1u);
+  const KernelInfo &kernel = exe->getKernels()[0];
+  EXPECT_TRUE(llvm::StringRef(kernel.name).starts_with("probs_0_"));
+  EXPECT_GT(kernel.block[0], 0);
+  // The PTX is in memory and defines the kernel by that name.
+  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name), llvm::StringRef::npos);
+  EXPECT_EQ(exe->getImage(), exe->getPTX());
+
+  // A static program launches once, with constant rules and no dispatch.
+  ASSERT_EQ(f.launches.size(), 1u);
+  const LaunchRule &rule = f.launches[0];
+  EXPECT_EQ(rule.kernel, 0u);
+  EXPECT_TRUE(rule.guards.empty());
+  EXPECT_EQ(rule.block[0], std::to_string(kernel.block[0]));
+  EXPECT_EQ(rule.grid[1], "1");
+  llvm::Expected<std::vector<Launch>> launches = exe->plan(
+      "probs", {Argument::tensor(nullptr, {64, 1024}), Argument::tensor(nullptr, {64, 1024})});
+  ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
+  ASSERT_EQ(launches->size(), 1u);
+  EXPECT_EQ(std::to_string((*launches)[0].grid[0]), rule.grid[0]);
+  EXPECT_EQ((*launches)[0].block[0], static_cast<uint64_t>(kernel.block[0]));
+}
+
+TEST(APICompile, ScalarArgumentsAndDynamicRules) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kTemperature);
+  ASSERT_TRUE(exe);
+  const FunctionInfo *f = exe->lookupFunction("sample");
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->arguments.size(), 3u);
+  EXPECT_FALSE(f->arguments[1].isTensor);
+  EXPECT_EQ(f->arguments[1].type, ScalarType::F32);
+  EXPECT_EQ(f->arguments[0].shape, (std::vector<int64_t>{8, kDynamic}));
+  EXPECT_EQ(f->arguments[0].type, ScalarType::BF16);
+  EXPECT_TRUE(f->arguments[2].isOutput);
+  // Every kernel takes the temperature as an f32 parameter, and every launch is guarded by
+  // the dynamic width.
+  for (const KernelInfo &kernel : exe->getKernels())
+    EXPECT_TRUE(llvm::any_of(kernel.params, [](const KernelParam &p) {
+      return p.type == ScalarType::F32;
+    })) << kernel.name;
+  ASSERT_FALSE(f->launches.empty());
+  for (const LaunchRule &rule : f->launches) {
+    ASSERT_FALSE(rule.guards.empty());
+    EXPECT_NE(rule.guards[0].find("arg0.size[1]"), std::string::npos) << rule.guards[0];
+  }
+  EXPECT_EQ(exe->lookupFunction("nope"), nullptr);
+}
+
+/// The parameters the API packs are those the lowered kernels declare: same count, same sizes.
+TEST(APICompile, KernelParamsMatchTheLoweredKernelSignature) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kTemperature);
+  ASSERT_TRUE(exe);
+
+  mlir::DialectRegistry registry;
+  mlir::softmax::registerDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kTemperature, &context);
+  ASSERT_TRUE(module);
+  mlir::PassManager pm(&context);
+  mlir::softmax::buildSoftmaxToGPUPipeline(pm, mlir::softmax::SoftmaxToNVVMOptions());
+  pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertGpuOpsToNVVMOps());
+  ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+
+  unsigned checked = 0;
+  module->walk([&](mlir::LLVM::LLVMFuncOp func) {
+    auto kernel = llvm::find_if(exe->getKernels(),
+                                [&](const KernelInfo &k) { return k.name == func.getName(); });
+    if (kernel == exe->getKernels().end())
+      return;
+    ++checked;
+    llvm::ArrayRef<mlir::Type> params = func.getFunctionType().getParams();
+    ASSERT_EQ(params.size(), kernel->params.size()) << kernel->name;
+    for (auto [type, param] : llvm::zip(params, kernel->params)) {
+      unsigned bytes =
+          llvm::isa<mlir::LLVM::LLVMPointerType>(type) ? 8 : (type.getIntOrFloatBitWidth() + 7) / 8;
+      EXPECT_EQ(bytes, getByteSize(param.type)) << kernel->name << ": " << param.name;
+    }
+  });
+  EXPECT_EQ(checked, exe->getKernels().size());
+}
+
+TEST(APICompile, ParseErrorsCarryTheDiagnostic) {
+  std::string message = errorOf("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = ");
+  EXPECT_NE(message.find("<source>:2:"), std::string::npos) << message;
+  EXPECT_NE(message.find("error:"), std::string::npos) << message;
+}
+
+TEST(APICompile, PipelineErrorsCarryTheDiagnosticAndLocation) {
+  std::string message =
+      errorOf(R"mlir(func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+})mlir");
+  EXPECT_NE(message.find("<source>:2:"), std::string::npos) << message;
+  EXPECT_NE(message.find("supports the last axis only"), std::string::npos) << message;
+}
+
+TEST(APICompile, InvalidOptionsAreErrors) {
+  CompileOptions options;
+  options.chip = "sm_10";
+  std::string message = errorOf(kStatic, options);
+  EXPECT_NE(message.find("invalid compile options: unknown chip 'sm_10'"), std::string::npos)
+      << message;
+  options = CompileOptions();
+  options.format = "elf";
+  EXPECT_NE(errorOf(kStatic, options).find("format must be"), std::string::npos);
+}
+
+TEST(APICompile, ProgramWithoutFunctionsIsAnError) {
+  EXPECT_NE(errorOf("module {}").find("no function to call"), std::string::npos);
+}
+
+TEST(APICompile, SecondCompileReturnsTheCachedExecutable) {
+  clearCompileCache();
+  EXPECT_EQ(getCompileCacheSize(), 0u);
+  std::shared_ptr<const Executable> first = compileOrFail(kStatic);
+  std::shared_ptr<const Executable> second = compileOrFail(kStatic);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first.get(), second.get());
+  EXPECT_EQ(getCompileCacheSize(), 1u);
+
+  // The options are part of the key.
+  CompileOptions options;
+  options.optLevel = 2;
+  std::shared_ptr<const Executable> other = compileOrFail(kStatic, options);
+  ASSERT_TRUE(other);
+  EXPECT_NE(other.get(), first.get());
+  EXPECT_EQ(other->getOptions().optLevel, 2);
+  EXPECT_EQ(getCompileCacheSize(), 2u);
+
+  // Clearing drops the cache's references only.
+  clearCompileCache();
+  EXPECT_EQ(getCompileCacheSize(), 0u);
+  EXPECT_EQ(first->getFunctions()[0].name, "probs");
+  std::shared_ptr<const Executable> third = compileOrFail(kStatic);
+  ASSERT_TRUE(third);
+  EXPECT_NE(third.get(), first.get());
+}
+
+TEST(APICompile, FailedCompilesAreNotCached) {
+  clearCompileCache();
+  EXPECT_FALSE(errorOf("func.func @f(").empty());
+  EXPECT_EQ(getCompileCacheSize(), 0u);
+}
+
+TEST(APICompile, ModuleOpInputIsLeftUnchanged) {
+  mlir::DialectRegistry registry;
+  mlir::softmax::registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kStatic, &context, "probs.mlir");
+  ASSERT_TRUE(module);
+  std::string before;
+  llvm::raw_string_ostream(before) << *module;
+  llvm::Expected<std::shared_ptr<const Executable>> exe = compile(*module);
+  ASSERT_TRUE(!!exe) << llvm::toString(exe.takeError());
+  EXPECT_EQ((*exe)->getFunctions()[0].name, "probs");
+  std::string after;
+  llvm::raw_string_ostream(after) << *module;
+  EXPECT_EQ(before, after);
+}
+
+TEST(APICompile, ModuleOpErrorsPointAtTheCallersLocations) {
+  mlir::DialectRegistry registry;
+  mlir::softmax::registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
+      R"mlir(func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+})mlir",
+      &context, "user.mlir");
+  ASSERT_TRUE(module);
+  llvm::Expected<std::shared_ptr<const Executable>> exe = compile(*module);
+  ASSERT_FALSE(!!exe);
+  std::string message = llvm::toString(exe.takeError());
+  EXPECT_NE(message.find("user.mlir:2:"), std::string::npos) << message;
+}
+
+TEST(APICompile, CubinFormatKeepsTheCubin) {
+  CompileOptions options;
+  options.format = "bin";
+  llvm::Expected<std::shared_ptr<const Executable>> exe = compile(kStatic, options);
+  if (!exe) {
+    std::string message = llvm::toString(exe.takeError());
+    if (message.find("ptxas") != std::string::npos)
+      GTEST_SKIP() << "no ptxas: " << message;
+    FAIL() << message;
+  }
+  EXPECT_TRUE((*exe)->getPTX().empty());
+  EXPECT_TRUE((*exe)->getImage().starts_with("\x7f"
+                                             "ELF"))
+      << "a cubin is an ELF file";
+}
+
+TEST(APICompile, EveryPublicFunctionIsCallable) {
+  std::shared_ptr<const Executable> exe = compileOrFail(R"mlir(
+func.func @a(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %y = softmax.softmax %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+func.func @b(%x: tensor<16x32xf16>) -> tensor<16x32xf16> {
+  %y = softmax.log_softmax %x : tensor<16x32xf16>
+  return %y : tensor<16x32xf16>
+}
+func.func private @hidden(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %y = softmax.softmax %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+func.func @helper(%t: f32) -> f32 {
+  return %t : f32
+}
+)mlir");
+  ASSERT_TRUE(exe);
+  std::vector<std::string> names;
+  for (const FunctionInfo &f : exe->getFunctions())
+    names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(exe->lookupFunction("b"));
+  const LaunchRule &rule = exe->lookupFunction("b")->launches.at(0);
+  EXPECT_TRUE(llvm::StringRef(exe->getKernels()[rule.kernel].name).starts_with("b_0_"));
+  EXPECT_EQ(exe->lookupFunction("b")->arguments[0].type, ScalarType::F16);
+}
+
+} // namespace

@@ -1,0 +1,263 @@
+//===- APIDispatchTest.cpp - The C++ API: dispatch, launch rules, arguments -===//
+//
+// No GPU needed: Executable::plan evaluates the launch rules for the sizes of a call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax/API/Compile.h"
+#include "softmax/Dialect/Softmax/IR/Softmax.h"
+#include "softmax/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax/Registration.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+using namespace softmax::api;
+
+namespace {
+
+/// A dynamic width with plans chosen by softmax-select-strategy (every tier of the chip).
+constexpr const char *kDynamic = R"mlir(
+func.func @dyn(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %y = softmax.softmax %x : tensor<?x?xf16>
+  return %y : tensor<?x?xf16>
+}
+)mlir";
+
+/// An intermediate tensor that is not returned needs workspace.
+constexpr const char *kTwoSteps = R"mlir(
+func.func @two(%x: tensor<4x?x64xf32>, %t: f32) -> tensor<4x?x64xf32> {
+  %a = softmax.softmax %x : tensor<4x?x64xf32>
+  %b = softmax.scale %a by %t : tensor<4x?x64xf32>, f32
+  %c = softmax.softmax %b : tensor<4x?x64xf32>
+  return %c : tensor<4x?x64xf32>
+}
+)mlir";
+
+struct Tier {
+  int64_t maxWidth;
+  bool holdsWholeRow;
+};
+
+/// The plans softmax-select-strategy gives the one softmax of `source`, in dispatch order.
+std::vector<Tier> tiersOf(llvm::StringRef source) {
+  mlir::DialectRegistry registry;
+  mlir::softmax::registerDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  mlir::PassManager pm(&context);
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::softmax::createFusePass());
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::softmax::createSelectStrategyPass());
+  std::vector<Tier> tiers;
+  if (!module || mlir::failed(pm.run(*module)))
+    return tiers;
+  module->walk([&](mlir::softmax::FusedOp op) {
+    for (auto plan : op.getStrategiesAttr().getAsRange<mlir::softmax::StrategyAttr>())
+      tiers.push_back({plan.getMaxWidth(), plan.holdsWholeRow()});
+  });
+  return tiers;
+}
+
+std::shared_ptr<const Executable> compileOrFail(llvm::StringRef source) {
+  llvm::Expected<std::shared_ptr<const Executable>> executable = compile(source);
+  if (!executable) {
+    ADD_FAILURE() << llvm::toString(executable.takeError());
+    return nullptr;
+  }
+  return *executable;
+}
+
+/// The kernel names one call of @dyn launches for `rows` x `width`.
+std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t width) {
+  llvm::Expected<std::vector<Launch>> launches = exe.plan(
+      "dyn", {Argument::tensor(nullptr, {rows, width}), Argument::tensor(nullptr, {rows, width})});
+  std::vector<std::string> names;
+  if (!launches) {
+    ADD_FAILURE() << llvm::toString(launches.takeError());
+    return names;
+  }
+  for (const Launch &launch : *launches)
+    names.push_back(exe.getKernels()[launch.kernel].name);
+  return names;
+}
+
+TEST(APIDispatch, EachWidthIsServedByItsTier) {
+  std::vector<Tier> tiers = tiersOf(kDynamic);
+  ASSERT_GE(tiers.size(), 3u) << "a dynamic width should get several tiers";
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  ASSERT_EQ(exe->getKernels().size(), tiers.size());
+  // Kernel i is the plan i (its name ends in _<i>); tier i serves widths up to its maximum,
+  // the next one from one above.
+  auto tierName = [&](size_t i) { return exe->getKernels()[i].name; };
+  for (size_t i = 0; i < tiers.size(); ++i) {
+    ASSERT_TRUE(llvm::StringRef(tierName(i)).ends_with("_" + std::to_string(i)));
+    if (!tiers[i].holdsWholeRow) {
+      EXPECT_EQ(kernelsFor(*exe, 3, 1000003), std::vector<std::string>{tierName(i)});
+      break;
+    }
+    int64_t low = i == 0 ? 1 : tiers[i - 1].maxWidth + 1;
+    EXPECT_EQ(kernelsFor(*exe, 3, low), std::vector<std::string>{tierName(i)}) << low;
+    EXPECT_EQ(kernelsFor(*exe, 3, tiers[i].maxWidth), std::vector<std::string>{tierName(i)})
+        << tiers[i].maxWidth;
+  }
+  // An empty tensor launches nothing (a grid of 0 blocks would be a launch error).
+  EXPECT_TRUE(kernelsFor(*exe, 0, 128).empty());
+  EXPECT_TRUE(kernelsFor(*exe, 16, 0).empty());
+}
+
+TEST(APIDispatch, LaunchesFollowTheKernelsBlockAndGrowWithRows) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  for (int64_t width : {32, 1000, 4096, 20000, 100000}) {
+    uint64_t previous = 0;
+    for (int64_t rows : {1, 1000, 100000}) {
+      llvm::Expected<std::vector<Launch>> launches =
+          exe->plan("dyn", {Argument::tensor(nullptr, {rows, width}),
+                            Argument::tensor(nullptr, {rows, width})});
+      ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
+      ASSERT_EQ(launches->size(), 1u);
+      const Launch &launch = (*launches)[0];
+      const KernelInfo &kernel = exe->getKernels()[launch.kernel];
+      EXPECT_EQ(launch.block[0], static_cast<uint64_t>(kernel.block[0])) << kernel.name;
+      EXPECT_EQ(launch.grid[1], 1u);
+      EXPECT_GE(launch.grid[0], previous) << kernel.name;
+      previous = launch.grid[0];
+      // Only the row_shared plan asks for dynamic shared memory, and then at least the row.
+      if (llvm::StringRef(kernel.name).contains("row_shared"))
+        EXPECT_GE(launch.sharedBytes, 4u * width) << kernel.name;
+      else
+        EXPECT_EQ(launch.sharedBytes, 0u) << kernel.name;
+    }
+  }
+}
+
+TEST(APIDispatch, RulesArePrintedOverTheArguments) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  const FunctionInfo &f = exe->getFunctions()[0];
+  ASSERT_EQ(f.launches.size(), exe->getKernels().size());
+  // The first tier: the non-empty check, then width <= its maximum.
+  std::vector<Tier> tiers = tiersOf(kDynamic);
+  const std::vector<std::string> &guards = f.launches[0].guards;
+  ASSERT_EQ(guards.size(), 2u);
+  EXPECT_EQ(guards[1], "arg0.size[1] <= " + std::to_string(tiers[0].maxWidth));
+  // The last tier runs when no earlier one matched.
+  EXPECT_EQ(f.launches.back().guards.size(), tiers.size());
+  EXPECT_EQ(f.launches.back().guards.back().rfind("!(arg0.size[1] <= ", 0), 0u);
+}
+
+TEST(APIDispatch, WorkspaceForIntermediateTensors) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kTwoSteps);
+  ASSERT_TRUE(exe);
+  const FunctionInfo &f = exe->getFunctions()[0];
+  EXPECT_EQ(f.workspaceBytes, "align(4 * arg0.size[1] * 64 * 4, 256)");
+  std::vector<Argument> args = {Argument::tensor(nullptr, {4, 10, 64}), Argument::scalar(0.5),
+                                Argument::tensor(nullptr, {4, 10, 64})};
+  llvm::Expected<uint64_t> bytes = exe->getWorkspaceSize("two", args);
+  ASSERT_TRUE(!!bytes) << llvm::toString(bytes.takeError());
+  EXPECT_EQ(*bytes, 10240u); // 4 * 10 * 64 floats, already a multiple of 256
+  args[0] = args[2] = Argument::tensor(nullptr, {4, 1, 64});
+  EXPECT_EQ(llvm::cantFail(exe->getWorkspaceSize("two", args)), 1024u);
+  llvm::Expected<std::vector<Launch>> launches = exe->plan("two", args);
+  ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
+  EXPECT_EQ(launches->size(), 2u);
+
+  // Without enough workspace run() refuses before touching the GPU.
+  llvm::Error error = exe->run("two", args, /*stream=*/nullptr, /*workspace=*/nullptr, 0);
+  std::string message = llvm::toString(std::move(error));
+  EXPECT_NE(message.find("@two needs 1024 bytes of workspace"), std::string::npos) << message;
+}
+
+TEST(APIDispatch, ArgumentsAreChecked) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kTwoSteps);
+  ASSERT_TRUE(exe);
+  auto planError = [&](std::vector<Argument> args, llvm::StringRef function = "two") {
+    llvm::Expected<std::vector<Launch>> launches = exe->plan(function, args);
+    if (launches)
+      return std::string("(planned)");
+    return llvm::toString(launches.takeError());
+  };
+  Argument x = Argument::tensor(nullptr, {4, 10, 64});
+  EXPECT_EQ(planError({x, Argument::scalar(1)}), "@two takes 3 arguments, got 2");
+  EXPECT_EQ(planError({x, x, x}), "@two: argument 1 is a scalar, got a tensor");
+  EXPECT_EQ(planError({Argument::scalar(1), Argument::scalar(1), x}),
+            "@two: argument 0 is a tensor, got a scalar");
+  EXPECT_EQ(planError({Argument::tensor(nullptr, {40, 64}), Argument::scalar(1), x}),
+            "@two: argument 0 has rank 3, got 2 sizes");
+  EXPECT_EQ(planError({Argument::tensor(nullptr, {5, 10, 64}), Argument::scalar(1), x}),
+            "@two: argument 0: size 0 is 4 in the program, got 5");
+  int64_t strides[] = {1280, 128, 2};
+  EXPECT_EQ(planError({Argument::tensor(nullptr, {4, 10, 64}, strides), Argument::scalar(1), x}),
+            "@two: argument 0: the innermost stride must be 1, got 2");
+  EXPECT_EQ(planError({x, Argument::scalar(1), x}, "three").rfind("no function @three", 0), 0u);
+  // Padded rows (a row stride above the width) are fine.
+  int64_t padded[] = {1280, 128, 1};
+  EXPECT_EQ(planError({Argument::tensor(nullptr, {4, 10, 64}, padded), Argument::integer(2), x}),
+            "(planned)");
+}
+
+/// A program of one fused op with `plans` (its strategies) on `rows` x `width` elements of `type`
+/// ("?" for dynamic sizes).
+std::string onePlan(const std::string &rows, const std::string &width, const std::string &type,
+                    const std::string &plans) {
+  std::string tensor = "tensor<" + rows + "x" + width + "x" + type + ">";
+  return "func.func @f(%x: " + tensor + ") -> " + tensor + " {\n  %0 = softmax.fused softmax %x " +
+         "axis = 1 prologue [] {strategies = [" + plans + "]} : " + tensor + " -> " + tensor +
+         "\n  return %0 : " + tensor + "\n}\n";
+}
+
+Launch onlyLaunch(const Executable &exe, int64_t rows, int64_t width) {
+  llvm::Expected<std::vector<Launch>> launches = exe.plan(
+      "f", {Argument::tensor(nullptr, {rows, width}), Argument::tensor(nullptr, {rows, width})});
+  if (!launches) {
+    ADD_FAILURE() << llvm::toString(launches.takeError());
+    return {};
+  }
+  EXPECT_EQ(launches->size(), 1u);
+  return launches->empty() ? Launch() : launches->front();
+}
+
+/// The interpreted rules of a dynamic program give what MLIR's folder makes of the same rules
+/// when the sizes are static: the pipelined block count (divui, maxui, minui, ceildivui) and the
+/// row_shared shared memory.
+TEST(APIDispatch, InterpretedRulesAgreeWithTheFolder) {
+  std::string registers =
+      "#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>";
+  std::shared_ptr<const Executable> dynamicRows =
+      compileOrFail(onePlan("?", "4096", "bf16", registers));
+  ASSERT_TRUE(dynamicRows);
+  for (int64_t rows : {1, 4999, 70001, 2000000}) {
+    std::shared_ptr<const Executable> fixed =
+        compileOrFail(onePlan(std::to_string(rows), "4096", "bf16", registers));
+    ASSERT_TRUE(fixed);
+    Launch expected = onlyLaunch(*fixed, rows, 4096);
+    Launch got = onlyLaunch(*dynamicRows, rows, 4096);
+    EXPECT_EQ(got.grid, expected.grid) << rows << " rows";
+    EXPECT_EQ(got.block, expected.block) << rows << " rows";
+  }
+
+  // A dynamic width needs a last tier for any width; static widths take the first plan that fits.
+  std::string shared = "#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, "
+                       "chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, "
+                       "vector = 4, chunks = 8>";
+  std::shared_ptr<const Executable> dynamicWidth = compileOrFail(onePlan("3", "?", "f32", shared));
+  ASSERT_TRUE(dynamicWidth);
+  for (int64_t width : {16385, 20001, 40000}) {
+    std::shared_ptr<const Executable> fixed =
+        compileOrFail(onePlan("3", std::to_string(width), "f32", shared));
+    ASSERT_TRUE(fixed);
+    Launch expected = onlyLaunch(*fixed, 3, width);
+    Launch got = onlyLaunch(*dynamicWidth, 3, width);
+    EXPECT_GT(expected.sharedBytes, 0u);
+    EXPECT_EQ(got.sharedBytes, expected.sharedBytes) << width;
+    EXPECT_EQ(got.grid, expected.grid) << width;
+  }
+}
+
+} // namespace

@@ -19,27 +19,37 @@
 // --no-check --bench the inputs are generated on the device by seeded fill kernels
 // (softmax/Runtime/DeviceFill.h) instead of on the host.
 //
+// This file is the command line (into a RunnerOptions), the session and the run loop of a case
+// (check run, reference, comparison, timing); the pieces live in lib/softmax/Runner/: the cases
+// (Cases.h), data files (DataFiles.h), device buffers (DeviceBuffers.h), planning, compilation
+// and JIT (Compile.h), the comparison and the report.
+//
 // docs/runner.md describes the options, tolerances, exit codes and timing.
 //
 //===----------------------------------------------------------------------===//
 
-#include "softmax/Conversion/Passes.h"
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
-#include "softmax/Pipelines/Pipelines.h"
 #include "softmax/Reference/Evaluator.h"
 #include "softmax/Registration.h"
+#include "softmax/Runner/Cases.h"
 #include "softmax/Runner/Compare.h"
+#include "softmax/Runner/Compile.h"
+#include "softmax/Runner/DataFiles.h"
+#include "softmax/Runner/DeviceBuffers.h"
 #include "softmax/Runner/Inputs.h"
+#include "softmax/Runner/Progress.h"
 #include "softmax/Runner/Report.h"
+#include "softmax/Runner/RunnerOptions.h"
 #include "softmax/Runner/Signature.h"
 #include "softmax/Runner/Storage.h"
 #include "softmax/Runtime/CudaDriver.h"
 #include "softmax/Runtime/DeviceFill.h"
 #include "softmax/Runtime/MgpuRuntime.h"
 
+#include "Version.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -48,12 +58,12 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -76,6 +86,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("softmax-run options");
 static cl::OptionCategory pipelineCategory("Pipeline options (as --softmax-to-nvvm)");
+static cl::OptionCategory dataCategory("Data files (as iree-run-module)");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"), cl::init(""),
                                       cl::cat(runCategory));
@@ -125,8 +136,6 @@ static cl::opt<int> reps("reps", cl::desc("Timed runs with --bench"), cl::init(2
                          cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before them"), cl::init(3),
                            cl::cat(runCategory));
-/// Where the inputs are generated.
-enum class InputSource { Auto, Host, Device };
 static cl::opt<InputSource> inputSource(
     "inputs", cl::desc("Where the inputs are generated"), cl::init(InputSource::Auto),
     cl::values(clEnumValN(InputSource::Auto, "auto",
@@ -173,8 +182,29 @@ static cl::opt<bool> printFillPtx(
     "print-fill-ptx", cl::Hidden,
     cl::desc("Testing aid: print the PTX of the device input fill kernels and exit"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<double> progressAfter(
+    "progress-after",
+    cl::desc("Report a phase on stderr once it has run this many seconds (0: every phase; "
+             "negative: never). Default: 1 when stderr is a terminal, else never"),
+    cl::init(1.0), cl::cat(runCategory));
 static cl::opt<int> maxReported("max-reported", cl::desc("Mismatches printed per output"),
                                 cl::init(8), cl::cat(runCategory));
+
+static cl::list<std::string> inputArguments(
+    "input",
+    cl::desc("One per argument, in order: @FILE.npy for a tensor (its shape fills the dynamic "
+             "dimensions; no --shape needed), a value for a scalar. Replaces the generated inputs"),
+    cl::cat(dataCategory));
+static cl::list<std::string>
+    outputFiles("output",
+                cl::desc("One per result, in order: @FILE.npy receives the result as the device "
+                         "computed it (--output= skips a result)"),
+                cl::cat(dataCategory));
+static cl::list<std::string> expectedOutputs(
+    "expected-output",
+    cl::desc("One per result, in order: @FILE.npy to compare the result with, at the reference "
+             "check's tolerances (any float type; --expected-output= skips a result)"),
+    cl::cat(dataCategory));
 
 static cl::opt<std::string> chip("chip", cl::desc("GPU architecture"), cl::init("sm_90"),
                                  cl::cat(pipelineCategory));
@@ -202,126 +232,6 @@ static cl::opt<std::string> ptxFile("dump-ptx",
 
 namespace {
 
-std::string printAttr(Attribute attr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return text;
-}
-
-std::string printType(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-/// The pipeline options from the command line (the options object cannot be copied).
-void fillPipelineOptions(mlir::softmax::SoftmaxToNVVMOptions &options) {
-  options.chip = chip;
-  options.features = features;
-  options.optLevel = kernelOptLevel;
-  options.format = binaryFormat;
-  options.registersPerThread = registersPerThread;
-  options.threadsPerBlock = threadsPerBlock;
-  options.ptxFile = ptxFile;
-}
-
-/// The plans (softmax-fuse + softmax-select-strategy) and kernel names (softmax-lower-to-gpu)
-/// of the entry function, from a clone of the module.
-LogicalResult analyse(ModuleOp module, llvm::StringRef entry, RunReport &report) {
-  OwningOpRef<ModuleOp> clone = module.clone();
-  PassManager pm(module.getContext());
-  pm.addNestedPass<func::FuncOp>(mlir::softmax::createFusePass());
-  mlir::softmax::SelectStrategyPassOptions strategy;
-  strategy.chip = chip;
-  strategy.registersPerThread = registersPerThread;
-  strategy.threadsPerBlock = threadsPerBlock;
-  pm.addNestedPass<func::FuncOp>(mlir::softmax::createSelectStrategyPass(strategy));
-  if (failed(pm.run(*clone)))
-    return failure();
-  auto fn = clone->lookupSymbol<func::FuncOp>(entry);
-  fn.walk([&](mlir::softmax::FusedOp fused) {
-    std::string plan = mlir::softmax::stringifyNormalization(fused.getNormalization()).str() + " " +
-                       printType(fused.getInput().getType()) + " -> " + printType(fused.getType()) +
-                       ": ";
-    plan += fused.getStrategiesAttr() ? printAttr(fused.getStrategiesAttr()) : "(none)";
-    report.plans.push_back(plan);
-  });
-
-  PassManager lower(module.getContext());
-  lower.addPass(mlir::softmax::createLowerToGPUPass());
-  if (failed(lower.run(*clone)))
-    return failure();
-  clone->walk([&](gpu::GPUFuncOp kernel) {
-    if (kernel.isKernel() && kernel.getName().starts_with(entry))
-      report.kernels.push_back(kernel.getName().str());
-  });
-  return success();
-}
-
-/// A tensor argument or result in device memory, and its memref descriptor
-/// {allocated, aligned, offset, sizes[rank], strides[rank]} as the C interface expects it.
-struct DeviceTensor {
-  ArgSpec spec;
-  bool isOutput = false;
-  int64_t width = 1;     ///< row width (last dimension)
-  int64_t stride = 1;    ///< elements between rows in memory (>= width)
-  int64_t allocated = 0; ///< elements allocated
-  rt::CUdeviceptr pointer = 0;
-  std::vector<int64_t> descriptor;
-  std::vector<uint8_t> hostImage; ///< inputs: the uploaded bytes (with poisoned padding)
-
-  size_t elementBytes() const { return getElementBytes(spec.element); }
-  size_t allocatedBytes() const { return static_cast<size_t>(allocated) * elementBytes(); }
-};
-
-/// Lays out `tensor` with rows `stride` apart and builds its descriptor.
-void layout(DeviceTensor &tensor, int64_t stride) {
-  const std::vector<int64_t> &shape = tensor.spec.shape;
-  int64_t rank = static_cast<int64_t>(shape.size());
-  tensor.width = rank ? shape.back() : 1;
-  tensor.stride = std::max(stride, tensor.width);
-  int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
-  if (tensor.width == 0)
-    rows = 0;
-  tensor.allocated = rank <= 1 ? tensor.stride : rows * tensor.stride;
-  std::vector<int64_t> strides(rank, 1);
-  if (rank >= 2) {
-    strides[rank - 2] = tensor.stride;
-    for (int64_t d = rank - 3; d >= 0; --d)
-      strides[d] = strides[d + 1] * shape[d + 1];
-  }
-  tensor.descriptor.assign(3 + 2 * rank, 0);
-  for (int64_t d = 0; d < rank; ++d) {
-    tensor.descriptor[3 + d] = shape[d];
-    tensor.descriptor[3 + rank + d] = strides[d];
-  }
-}
-
-/// Fills every output buffer (padding included) with the poison pattern, on the runtime's stream.
-llvm::Error poison(const DeviceTensor &tensor, rt::CUstream stream) {
-  rt::CudaDriver &driver = rt::CudaDriver::get();
-  std::optional<uint64_t> bits = getPoisonBits(tensor.spec.element);
-  if (!bits || tensor.allocated == 0)
-    return llvm::Error::success();
-  switch (tensor.elementBytes()) {
-  case 4:
-    return driver.memset32Async(tensor.pointer, static_cast<uint32_t>(*bits), tensor.allocated,
-                                stream);
-  case 2:
-    return rt::CudaDriver::check(driver.api().cuMemsetD16Async(tensor.pointer,
-                                                               static_cast<unsigned short>(*bits),
-                                                               tensor.allocated, stream),
-                                 "cuMemsetD16Async");
-  default: {
-    std::vector<uint8_t> image(tensor.allocatedBytes());
-    fillPoison(tensor.spec.element, image.data(), tensor.allocated);
-    return driver.copyToDevice(tensor.pointer, image.data(), image.size());
-  }
-  }
-}
-
 std::string errorLine(llvm::Error error) {
   std::string text = llvm::toString(std::move(error));
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -344,6 +254,7 @@ double median(std::vector<double> values) {
 /// (--case, or the one run --shape describes) then runs against it. The session holds what the
 /// cases share and the reports of the cases run so far.
 struct Session {
+  RunnerOptions options;
   bool multiCase = false; ///< --case given: a JSON array and one progress line per case
   RunReport base;         ///< file, entry, device, plans, kernels, seed, row stride
   std::vector<RunReport> reports;
@@ -356,14 +267,18 @@ struct Session {
   ExecutionEngine *engine = nullptr;
   std::string symbol; ///< _mlir_ciface_<entry>
   rt::CUstream stream = nullptr;
+
+  /// --input, --output, --expected-output (the input values are moved into the one case).
+  RunFiles files;
 };
 
 /// Writes the JSON (an array with --case) and prints the summary last; returns `exitCode`.
 int writeResults(Session &session, int exitCode) {
-  if (!jsonFile.empty()) {
+  const RunnerOptions &opts = session.options;
+  if (!opts.jsonFile.empty()) {
     std::string error;
-    bool written = session.multiCase ? writeJsonArray(session.reports, jsonFile, error)
-                                     : writeJson(session.reports.front(), jsonFile, error);
+    bool written = session.multiCase ? writeJsonArray(session.reports, opts.jsonFile, error)
+                                     : writeJson(session.reports.front(), opts.jsonFile, error);
     if (!written)
       llvm::errs() << "softmax-run: " << error << "\n";
   }
@@ -412,234 +327,6 @@ int caseDeviceError(RunReport &report, const llvm::Twine &what, llvm::Error err)
 // One case: buffers, inputs, runs, checks, timing
 //===----------------------------------------------------------------------===//
 
-/// The device buffers of one case: every tensor argument, then every result. Freed with it.
-struct CaseBuffers {
-  std::vector<DeviceTensor> tensors;
-  size_t numInputTensors = 0;
-  std::vector<uint64_t> scalarSlots; ///< one per argument (scalars only are used)
-  std::vector<void *> descriptorPointers;
-  std::vector<void *> packedArgs; ///< the packed arguments of _mlir_ciface_<entry>
-
-  CaseBuffers() = default;
-  CaseBuffers(const CaseBuffers &) = delete;
-  CaseBuffers &operator=(const CaseBuffers &) = delete;
-  ~CaseBuffers() {
-    for (DeviceTensor &tensor : tensors)
-      if (tensor.pointer)
-        llvm::consumeError(rt::CudaDriver::get().free(tensor.pointer));
-  }
-  llvm::ArrayRef<DeviceTensor> inputs() const {
-    return llvm::ArrayRef(tensors).take_front(numInputTensors);
-  }
-};
-
-int findFirstFloat(const std::vector<ArgSpec> &inputs) {
-  for (auto [i, spec] : llvm::enumerate(inputs))
-    if (spec.isTensor && isFloatKind(spec.element))
-      return static_cast<int>(i);
-  return -1;
-}
-
-/// Lays out every tensor (the first float input and the outputs at --row-stride) and encodes
-/// the scalars.
-void layoutCase(const Signature &signature, const InputOptions &inputOptions,
-                CaseBuffers &buffers) {
-  int firstFloat = findFirstFloat(signature.inputs);
-  buffers.scalarSlots.assign(signature.inputs.size(), 0);
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor) {
-      double value = getScalarInput(spec, inputOptions);
-      encodeElements(spec.element, &value, 1, &buffers.scalarSlots[i]);
-      continue;
-    }
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    layout(tensor, static_cast<int>(i) == firstFloat ? rowStride.getValue() : 0);
-    buffers.tensors.push_back(std::move(tensor));
-  }
-  buffers.numInputTensors = buffers.tensors.size();
-  for (const ArgSpec &spec : signature.outputs) {
-    DeviceTensor tensor;
-    tensor.spec = spec;
-    tensor.isOutput = true;
-    layout(tensor, rowStride);
-    buffers.tensors.push_back(std::move(tensor));
-  }
-}
-
-/// The packed arguments: a pointer to each argument; a tensor argument is a pointer to (a
-/// pointer to) its descriptor, a scalar its value. Call after the pointers are final.
-void packArguments(const Signature &signature, CaseBuffers &buffers) {
-  std::vector<DeviceTensor> &tensors = buffers.tensors;
-  buffers.descriptorPointers.resize(tensors.size());
-  for (size_t t = 0; t < tensors.size(); ++t)
-    buffers.descriptorPointers[t] = tensors[t].descriptor.data();
-  buffers.packedArgs.clear();
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs))
-    buffers.packedArgs.push_back(spec.isTensor
-                                     ? static_cast<void *>(&buffers.descriptorPointers[t++])
-                                     : static_cast<void *>(&buffers.scalarSlots[i]));
-  for (; t < tensors.size(); ++t)
-    buffers.packedArgs.push_back(&buffers.descriptorPointers[t]);
-}
-
-llvm::Error withContext(const llvm::Twine &what, llvm::Error err) {
-  return llvm::createStringError(what + ": " + errorLine(std::move(err)));
-}
-
-llvm::Error allocate(CaseBuffers &buffers) {
-  for (DeviceTensor &tensor : buffers.tensors) {
-    size_t bytes = std::max<size_t>(tensor.allocatedBytes(), 1);
-    llvm::Expected<rt::CUdeviceptr> pointer = rt::CudaDriver::get().alloc(bytes);
-    if (!pointer)
-      return withContext("allocating " + std::to_string(bytes) + " bytes for " +
-                             tensor.spec.name,
-                         pointer.takeError());
-    tensor.pointer = *pointer;
-    tensor.descriptor[0] = tensor.descriptor[1] = static_cast<int64_t>(tensor.pointer);
-  }
-  return llvm::Error::success();
-}
-
-/// Uploads the host inputs, rows at their stride, padding poisoned. A strided input keeps its
-/// image to check afterwards that the run left it unchanged.
-llvm::Error uploadInputs(const Signature &signature, const std::vector<std::vector<double>> &values,
-                         CaseBuffers &buffers) {
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor)
-      continue;
-    DeviceTensor &tensor = buffers.tensors[t++];
-    size_t bytes = tensor.elementBytes();
-    tensor.hostImage.assign(tensor.allocatedBytes(), 0);
-    if (tensor.stride != tensor.width)
-      fillPoison(spec.element, tensor.hostImage.data(), tensor.allocated);
-    int64_t rows = tensor.width ? spec.getNumElements() / tensor.width : 0;
-    for (int64_t r = 0; r < rows; ++r)
-      encodeElements(spec.element, values[i].data() + r * tensor.width, tensor.width,
-                     tensor.hostImage.data() + r * tensor.stride * bytes);
-    if (llvm::Error err = rt::CudaDriver::get().copyToDevice(tensor.pointer, tensor.hostImage.data(),
-                                                              tensor.hostImage.size()))
-      return withContext("uploading " + spec.name, std::move(err));
-    if (tensor.stride == tensor.width)
-      tensor.hostImage = {}; // only kept to check strided inputs afterwards
-  }
-  return llvm::Error::success();
-}
-
-/// What the fill kernels write at packed index `index` of `spec`, in storage bytes.
-void expectedFill(const ArgSpec &spec, uint64_t argSeed, const InputOptions &options,
-                  int64_t lengthsMax, uint64_t index, uint8_t *out) {
-  double value;
-  if (isFloatKind(spec.element)) {
-    auto distribution = options.distribution == Distribution::Uniform
-                            ? rt::FillDistribution::Uniform
-                            : rt::FillDistribution::Normal;
-    value = rt::fillFloatValue(distribution, static_cast<float>(options.scale), argSeed, index);
-  } else if (spec.element == ElementKind::I1) {
-    value = rt::fillMaskValue(options.maskDensity, argSeed, index) ? 1.0 : 0.0;
-  } else {
-    value = static_cast<double>(
-        rt::fillIntegerValue(static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)), argSeed,
-                             index));
-  }
-  encodeElements(spec.element, &value, 1, out);
-}
-
-/// Compares the first (up to) 256 elements of the first and the last row of a filled tensor
-/// with the host twin of the fill kernels: a wrong address or conversion shows at once.
-llvm::Error verifyFill(const DeviceTensor &tensor, uint64_t argSeed, const InputOptions &options,
-                       int64_t lengthsMax) {
-  int64_t count = tensor.spec.getNumElements();
-  if (count <= 0)
-    return llvm::Error::success();
-  int64_t rows = count / tensor.width;
-  int64_t sample = std::min<int64_t>(tensor.width, 256);
-  size_t bytes = tensor.elementBytes();
-  for (int64_t row : {int64_t(0), rows - 1}) {
-    std::vector<uint8_t> got(sample * bytes), want(sample * bytes);
-    rt::CUdeviceptr address = tensor.pointer + row * tensor.stride * bytes;
-    if (llvm::Error err = rt::CudaDriver::get().copyToHost(got.data(), address, got.size()))
-      return err;
-    for (int64_t j = 0; j < sample; ++j)
-      expectedFill(tensor.spec, argSeed, options, lengthsMax, row * tensor.width + j,
-                   want.data() + j * bytes);
-    for (int64_t j = 0; j < sample; ++j)
-      if (std::memcmp(got.data() + j * bytes, want.data() + j * bytes, bytes) != 0)
-        return llvm::createStringError(
-            "the device-generated " + tensor.spec.name + " differs from the fill kernels' host "
-            "twin at row " + std::to_string(row) + ", column " + std::to_string(j) +
-            " (a defect of the fill kernels)");
-  }
-  return llvm::Error::success();
-}
-
-/// Generates every tensor input in place with the seeded fill kernels (rt::fill*OnDevice),
-/// padding poisoned, and checks a sample against their host twin.
-llvm::Error fillInputsOnDevice(const Signature &signature, const InputOptions &options,
-                               CaseBuffers &buffers, rt::CUstream stream) {
-  rt::CudaDriver &driver = rt::CudaDriver::get();
-  int64_t lengthsMax = resolveLengthsMax(signature.inputs, options);
-  size_t t = 0;
-  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
-    if (!spec.isTensor)
-      continue;
-    DeviceTensor &tensor = buffers.tensors[t++];
-    uint64_t argSeed = getArgumentSeed(options.seed, i);
-    if (tensor.stride != tensor.width)
-      if (llvm::Error err = poison(tensor, stream))
-        return withContext("poisoning the padding of " + spec.name, std::move(err));
-    rt::FillLayout layout;
-    layout.pointer = tensor.pointer;
-    layout.count = static_cast<uint64_t>(std::max<int64_t>(0, spec.getNumElements()));
-    layout.width = static_cast<uint64_t>(std::max<int64_t>(1, tensor.width));
-    layout.stride = static_cast<uint64_t>(std::max<int64_t>(1, tensor.stride));
-    llvm::Error err = llvm::Error::success();
-    switch (spec.element) {
-    case ElementKind::F32:
-    case ElementKind::F16:
-    case ElementKind::BF16: {
-      rt::FillFloatType type = spec.element == ElementKind::F32   ? rt::FillFloatType::F32
-                               : spec.element == ElementKind::F16 ? rt::FillFloatType::F16
-                                                                  : rt::FillFloatType::BF16;
-      auto distribution = options.distribution == Distribution::Uniform
-                              ? rt::FillDistribution::Uniform
-                              : rt::FillDistribution::Normal;
-      err = rt::fillFloatOnDevice(layout, type, distribution, static_cast<float>(options.scale),
-                                  argSeed, stream);
-      break;
-    }
-    case ElementKind::I1:
-      err = rt::fillMaskOnDevice(layout, options.maskDensity, argSeed, stream);
-      break;
-    case ElementKind::F64:
-      err = llvm::createStringError("f64 inputs are generated on the host only (use "
-                                    "--inputs=host)");
-      break;
-    default:
-      err = rt::fillIntegersOnDevice(layout, static_cast<unsigned>(tensor.elementBytes()),
-                                     static_cast<uint64_t>(std::max<int64_t>(0, lengthsMax)),
-                                     argSeed, stream);
-      break;
-    }
-    if (err)
-      return withContext("generating " + spec.name + " on the device", std::move(err));
-    if (llvm::Error err = driver.synchronizeStream(stream))
-      return withContext("generating " + spec.name + " on the device", std::move(err));
-    if (llvm::Error err = verifyFill(tensor, argSeed, options, lengthsMax))
-      return withContext("checking the generated " + spec.name, std::move(err));
-    if (tensor.stride != tensor.width) {
-      // The run must leave a strided input unchanged, padding included: keep its image.
-      tensor.hostImage.resize(tensor.allocatedBytes());
-      if (llvm::Error err = driver.copyToHost(tensor.hostImage.data(), tensor.pointer,
-                                              tensor.hostImage.size()))
-        return withContext("reading " + spec.name, std::move(err));
-    }
-  }
-  return llvm::Error::success();
-}
-
 /// One run: poison the outputs, call, wait, collect the first driver error.
 llvm::Error runOnce(Session &session, CaseBuffers &buffers) {
   for (size_t t = buffers.numInputTensors; t < buffers.tensors.size(); ++t)
@@ -650,12 +337,6 @@ llvm::Error runOnce(Session &session, CaseBuffers &buffers) {
   if (llvm::Error err = rt::takeError())
     return err;
   return rt::CudaDriver::get().synchronizeStream(session.stream);
-}
-
-/// A tensor's bytes as they lie in device memory, rows at their stride.
-llvm::Error download(const DeviceTensor &tensor, std::vector<uint8_t> &image) {
-  image.resize(tensor.allocatedBytes());
-  return rt::CudaDriver::get().copyToHost(image.data(), tensor.pointer, image.size());
 }
 
 /// The check run: the outputs after one call, and whether strided inputs came back unchanged.
@@ -677,24 +358,6 @@ llvm::Error checkRun(Session &session, CaseBuffers &buffers,
       report.errors.push_back(tensor.spec.name + " (input) was modified by the run");
   }
   return llvm::Error::success();
-}
-
-/// The "device" outputs of --emulate-device: the reference, rows at their stride, padding
-/// left poisoned.
-void emulateOutputs(const CaseBuffers &buffers,
-                    const std::vector<mlir::softmax::reference::HostValue> &referenceResults,
-                    std::vector<std::vector<uint8_t>> &outputImages) {
-  for (size_t o = 0; o < outputImages.size(); ++o) {
-    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
-    std::vector<uint8_t> &image = outputImages[o];
-    image.assign(tensor.allocatedBytes(), 0);
-    fillPoison(tensor.spec.element, image.data(), tensor.allocated);
-    const std::vector<double> &data = referenceResults[o].tensor.data;
-    int64_t rows = tensor.width ? tensor.spec.getNumElements() / tensor.width : 0;
-    for (int64_t r = 0; r < rows; ++r)
-      encodeElements(tensor.spec.element, data.data() + r * tensor.width, tensor.width,
-                     image.data() + r * tensor.stride * tensor.elementBytes());
-  }
 }
 
 /// Holds --gpu-lock (if given) while alive, so that processes started in parallel time one at
@@ -721,6 +384,7 @@ private:
 /// Times the copy reference: cuMemcpyDtoDAsync of idealBytes / 2 (reads and writes the same
 /// total as the kernels), median of --reps after --warmup. Notes when there is no memory for it.
 llvm::Error timeCopy(Session &session, RunReport &report) {
+  const RunnerOptions &opts = session.options;
   rt::CudaDriver &driver = rt::CudaDriver::get();
   size_t copyBytes = static_cast<size_t>(report.idealBytes / 2) & ~size_t(15);
   if (copyBytes == 0)
@@ -738,7 +402,8 @@ llvm::Error timeCopy(Session &session, RunReport &report) {
   // Not zeros: a copy of a constant non-zero pattern (any bytes do for a copy).
   llvm::consumeError(driver.memset32Async(*src, 0x3F8CCCCD, copyBytes / 4, session.stream));
   llvm::Expected<std::vector<float>> copies =
-      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, reps, warmup);
+      driver.timeDeviceToDeviceCopies(*dst, *src, copyBytes, session.stream, opts.reps,
+                                      opts.warmup);
   llvm::consumeError(driver.free(*src));
   llvm::consumeError(driver.free(*dst));
   if (!copies)
@@ -756,23 +421,24 @@ llvm::Error timeCopy(Session &session, RunReport &report) {
 /// events), the last one checked for unwritten elements again, then the copy reference.
 llvm::Error benchCase(Session &session, const Signature &signature, CaseBuffers &buffers,
                       RunReport &report) {
+  const RunnerOptions &opts = session.options;
   GpuLock lock;
-  if (llvm::Error err = lock.acquire(gpuLock))
+  if (llvm::Error err = lock.acquire(opts.gpuLock))
     return err;
   report.benched = true;
-  report.reps = reps;
-  report.warmup = warmup;
+  report.reps = opts.reps;
+  report.warmup = opts.warmup;
   rt::setKernelTiming(true);
   // Off again on every way out (an error stops the loop early).
   llvm::scope_exit timingOff([] { rt::setKernelTiming(false); });
   std::vector<double> callUs;
-  for (int i = 0; i < warmup + reps; ++i) {
+  for (int i = 0; i < opts.warmup + opts.reps; ++i) {
     if (llvm::Error err = runOnce(session, buffers))
       return withContext("running " + session.symbol + " (bench)", std::move(err));
     llvm::Expected<std::vector<float>> times = rt::takeKernelTimes();
     if (!times)
       return withContext("reading the kernel times", times.takeError());
-    if (i < warmup)
+    if (i < opts.warmup)
       continue;
     double sum = 0;
     for (float ms : *times)
@@ -825,27 +491,78 @@ llvm::Error benchCase(Session &session, const Signature &signature, CaseBuffers 
 
 /// Whether this case's inputs are generated by the device fill kernels (see --inputs).
 bool useDeviceInputs(const Session &session) {
-  if (session.noDevice || session.doCheck || !session.inputOptions.special.names().empty())
+  const RunnerOptions &opts = session.options;
+  if (session.noDevice || session.doCheck || session.files.inputValues ||
+      !session.inputOptions.special.names().empty())
     return false;
-  return inputSource == InputSource::Device || (inputSource == InputSource::Auto && bench);
+  return opts.inputSource == InputSource::Device ||
+         (opts.inputSource == InputSource::Auto && opts.bench);
+}
+
+/// --output and --expected-output: writes the results the device computed and compares them
+/// with the expected files. Returns an exit code when a file cannot be written, else 0.
+int writeAndCompareFiles(const Session &session, const Signature &signature,
+                         const CaseBuffers &buffers,
+                         const std::vector<std::vector<uint8_t>> &outputImages,
+                         RunReport &report) {
+  const RunnerOptions &opts = session.options;
+  for (size_t o = 0; o < outputImages.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    if (o < session.files.outputPaths.size() && !session.files.outputPaths[o].empty()) {
+      const std::string &path = session.files.outputPaths[o];
+      Phase phase("writing " + path);
+      NpyArray array = packOutput(tensor.spec, outputImages[o].data(), tensor.stride);
+      if (llvm::Error err = writeNpy(array, path)) {
+        std::string line = "--output: " + errorLine(std::move(err));
+        llvm::errs() << "softmax-run: " << line << "\n";
+        report.errors.push_back(line);
+        return endCase(report, kExitUsage, "USAGE-ERROR");
+      }
+      llvm::outs() << "output: " << tensor.spec.name << " (" << tensor.spec.describe()
+                   << ") written to " << path << "\n";
+    }
+    if (o < session.files.expectedPaths.size() && !session.files.expectedPaths[o].empty()) {
+      OutputReport output;
+      output.name = tensor.spec.name;
+      output.kind = signature.outputKinds[o];
+      output.checked = true;
+      output.expectedFile = session.files.expectedPaths[o];
+      output.compare =
+          compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
+                        tensor.stride, session.files.expectedValues[o].data(), output.kind,
+                        opts.maxReported);
+      for (const Mismatch &mismatch : output.compare.first)
+        llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch)
+                     << " (expected: " << output.expectedFile << ")\n";
+      report.outputReports.push_back(std::move(output));
+    }
+  }
+  return 0;
 }
 
 /// Runs one case against the compiled program; fills `report`; returns its exit code.
 int runCase(Session &session, const Signature &signature, RunReport &report) {
+  const RunnerOptions &opts = session.options;
   rt::CudaDriver &driver = rt::CudaDriver::get();
   report.inputsOnDevice = useDeviceInputs(session);
 
   // Host inputs: doubles exactly representable in their storage types, for the upload and the
   // reference.
   std::vector<std::vector<double>> values;
-  if (!report.inputsOnDevice && !jitWithoutGPU)
+  if (session.files.inputValues) {
+    values = std::move(*session.files.inputValues);
+  } else if (!report.inputsOnDevice && !opts.jitWithoutGPU) {
+    Phase phase("generating the inputs");
     values = generateInputs(signature.inputs, session.inputOptions, report.notes);
+  }
 
   CaseBuffers buffers;
-  layoutCase(signature, session.inputOptions, buffers);
+  layoutCase(signature, session.inputOptions, session.options.rowStride, buffers);
   if (!session.noDevice) {
     if (llvm::Error err = allocate(buffers))
       return caseDeviceError(report, "allocating", std::move(err));
+    Phase phase(report.inputsOnDevice ? "generating the inputs on the device"
+                                      : "uploading the inputs");
     llvm::Error err = report.inputsOnDevice
                           ? fillInputsOnDevice(signature, session.inputOptions, buffers,
                                                session.stream)
@@ -858,7 +575,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     report.idealBytes += tensor.spec.getNumElements() * tensor.elementBytes();
   report.fitsInL2 = report.idealBytes < driver.info().l2CacheBytes;
 
-  if (jitWithoutGPU) {
+  if (opts.jitWithoutGPU) {
     // The host code runs to its end; the first mgpu* call records the missing driver.
     if (llvm::Error err = session.engine->invokePacked(session.symbol, buffers.packedArgs)) {
       std::string line = "calling " + session.symbol + ": " + errorLine(std::move(err));
@@ -877,18 +594,22 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   bool stridedInput = llvm::any_of(buffers.inputs(), [](const DeviceTensor &tensor) {
     return !tensor.hostImage.empty();
   });
-  bool checkRunNeeded = !emulateDevice && (session.doCheck || !bench || stridedInput);
+  bool checkRunNeeded = !opts.emulateDevice && (session.doCheck || !opts.bench ||
+                                                 stridedInput || !session.files.empty());
   std::vector<std::vector<uint8_t>> outputImages(
-      checkRunNeeded || emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
-  if (checkRunNeeded)
+      checkRunNeeded || opts.emulateDevice ? buffers.tensors.size() - buffers.numInputTensors : 0);
+  if (checkRunNeeded) {
+    Phase phase("running " + session.symbol + " and reading its results");
     if (llvm::Error err = checkRun(session, buffers, outputImages, report))
       return caseDeviceError(report, "check run", std::move(err));
+  }
 
   // The float64 reference of the unfused program, rounded to the result types.
   std::vector<mlir::softmax::reference::HostValue> referenceResults;
-  bool doCheck = session.doCheck || emulateDevice;
+  bool doCheck = session.doCheck || opts.emulateDevice;
   if (doCheck) {
     using namespace mlir::softmax::reference;
+    Phase phase("evaluating the float64 reference");
     std::vector<HostValue> args;
     for (auto [i, spec] : llvm::enumerate(signature.inputs))
       args.push_back(spec.isTensor
@@ -907,9 +628,10 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     referenceResults = std::move(*results);
   }
   values.clear();
-  if (emulateDevice)
+  if (opts.emulateDevice)
     emulateOutputs(buffers, referenceResults, outputImages);
 
+  Phase comparing("comparing the results with the reference");
   for (size_t o = 0; o < outputImages.size(); ++o) {
     const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
     OutputReport output;
@@ -927,17 +649,22 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
       reference = result.data.data();
     }
     output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
-                                   tensor.stride, reference, output.kind, maxReported);
+                                   tensor.stride, reference, output.kind, opts.maxReported);
     for (const Mismatch &mismatch : output.compare.first)
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
     report.outputReports.push_back(std::move(output));
   }
+  comparing.finish();
   referenceResults.clear();
+  if (int exitCode = writeAndCompareFiles(session, signature, buffers, outputImages, report))
+    return exitCode;
   outputImages.clear();
 
-  if (bench && !emulateDevice)
+  if (opts.bench && !opts.emulateDevice) {
+    Phase phase("timing (" + std::to_string(opts.warmup + opts.reps) + " runs and a copy)");
     if (llvm::Error err = benchCase(session, signature, buffers, report))
       return caseDeviceError(report, "bench", std::move(err));
+  }
 
   for (const std::string &note : report.notes)
     llvm::outs() << "note: " << note << "\n";
@@ -950,92 +677,61 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
 // Cases from the command line
 //===----------------------------------------------------------------------===//
 
-/// The tensor arguments of `fn` with a dynamic dimension, as "arg0 (tensor<?x?xf16>)".
-std::vector<std::string> dynamicTensorArguments(func::FuncOp fn) {
-  std::vector<std::string> names;
-  for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getInputs()))
-    if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && !tensor.hasStaticShape())
-      names.push_back("arg" + std::to_string(i) + " (" + printType(type) + ")");
-  return names;
-}
-
-/// The shape lists of the cases: one per --case (split at ','), or the --shape list.
-FailureOr<std::vector<std::vector<std::string>>> collectCases(func::FuncOp fn,
-                                                              std::string &error) {
-  if (caseList.empty())
-    return std::vector<std::vector<std::string>>{std::vector<std::string>(shapes.begin(),
-                                                                          shapes.end())};
-  if (!shapes.empty()) {
-    error = "--case and --shape cannot be combined (a --case holds the --shape list of one run, "
-            "joined by ',')";
-    return failure();
-  }
-  std::vector<std::string> dynamic = dynamicTensorArguments(fn);
-  if (dynamic.empty() && caseList.size() > 1) {
-    error = "the program has no dynamic dimensions: give --case= (with no shapes) once, not " +
-            std::to_string(caseList.size()) + " times";
-    return failure();
-  }
-  std::vector<std::vector<std::string>> cases;
-  for (const std::string &text : caseList) {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(text).split(parts, ',', -1, /*KeepEmpty=*/false);
-    if (parts.size() != dynamic.size()) {
-      error = "--case=" + text + " gives " + std::to_string(parts.size()) +
-              " shape(s), but the entry has " + std::to_string(dynamic.size()) +
-              " tensor argument(s) with dynamic dimensions";
-      for (auto [i, name] : llvm::enumerate(dynamic))
-        error += (i ? ", " : ": ") + name;
-      error += " (one full shape each, in argument order, joined by ',')";
-      return failure();
-    }
-    std::vector<std::string> caseShapes;
-    for (llvm::StringRef part : parts)
-      caseShapes.push_back(part.trim().str());
-    cases.push_back(std::move(caseShapes));
-  }
-  return cases;
-}
-
-/// "--case=16384x4096,16384: " before an error about one case (nothing without --case).
-std::string casePrefix(const std::vector<std::string> &caseShapes) {
-  if (caseList.empty())
-    return "";
-  return "--case=" + llvm::join(caseShapes, ",") + ": ";
-}
-
-/// JIT-compiles the host code; the module constructors load the kernels through our mgpu*
-/// functions. Returns an error line on failure.
-llvm::Expected<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp compiled) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions engineOptions;
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  auto engineOrError = ExecutionEngine::create(compiled, engineOptions);
-  if (!engineOrError)
-    return engineOrError.takeError();
-  std::unique_ptr<ExecutionEngine> engine = std::move(*engineOrError);
-  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    rt::registerSymbols([&](llvm::StringRef name, void *address) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    });
-    return symbols;
-  });
-  engine->initialize();
-  return std::move(engine);
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
+/// The settings of this run from the command line (after cl::ParseCommandLineOptions).
+static RunnerOptions readCommandLine() {
+  RunnerOptions options;
+  options.inputFile = inputFile;
+  options.entryName = entryName;
+  options.shapes.assign(shapes.begin(), shapes.end());
+  options.caseList.assign(caseList.begin(), caseList.end());
+  options.inputs.seed = seed;
+  options.inputs.distribution = distribution;
+  options.inputs.scale = scale;
+  options.inputs.lengthsMax = lengthsMax;
+  options.inputs.maskDensity = maskDensity;
+  options.inputs.scalar = scalarValue;
+  options.special = special;
+  options.rowStride = rowStride;
+  options.inputSource = inputSource;
+  options.inputArguments.assign(inputArguments.begin(), inputArguments.end());
+  options.outputFiles.assign(outputFiles.begin(), outputFiles.end());
+  options.expectedOutputs.assign(expectedOutputs.begin(), expectedOutputs.end());
+  options.check = check && !noCheck;
+  options.bench = bench;
+  options.reps = reps;
+  options.warmup = warmup;
+  options.gpuLock = gpuLock;
+  options.maxReported = maxReported;
+  options.compileOnly = compileOnly;
+  options.deviceOrdinal = deviceOrdinal;
+  options.jitWithoutGPU = jitWithoutGPU;
+  options.emulateDevice = emulateDevice;
+  options.jsonFile = jsonFile;
+  options.pipeline.chip = chip;
+  options.pipeline.features = features;
+  options.pipeline.kernelOptLevel = kernelOptLevel;
+  options.pipeline.binaryFormat = binaryFormat;
+  options.pipeline.registersPerThread = registersPerThread;
+  options.pipeline.threadsPerBlock = threadsPerBlock;
+  options.pipeline.ptxFile = ptxFile;
+  return options;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists softmax-run's own options; the hundreds of LLVM backend options linked in stay
+  // accepted but are not listed (--help-hidden lists everything).
+  cl::HideUnrelatedOptions({&runCategory, &dataCategory, &pipelineCategory});
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "softmax-run " SOFTMAX_VERSION " (commit " SOFTMAX_GIT_COMMIT "), LLVM/MLIR "
+       << LLVM_VERSION_STRING << "\n";
+  });
   // Unknown options and bad values are usage errors (exit 2), not cl's default exit 1.
   std::string clErrors;
   llvm::raw_string_ostream clStream(clErrors);
@@ -1047,6 +743,11 @@ int main(int argc, char **argv) {
     return kExitUsage;
   }
   rt::CudaDriver &driver = rt::CudaDriver::get();
+  // Progress lines are for people watching a terminal; logs and the tests' pipes get them only
+  // when asked for.
+  Phase::setThreshold(progressAfter.getNumOccurrences() || llvm::errs().is_displayed()
+                          ? progressAfter.getValue()
+                          : -1.0);
 
   // --probe: is there a usable GPU? (lit uses this to set the `gpu` feature.)
   if (probe) {
@@ -1067,39 +768,22 @@ int main(int argc, char **argv) {
   }
 
   Session session;
-  session.multiCase = !caseList.empty();
+  session.options = readCommandLine();
+  const RunnerOptions &opts = session.options;
+  session.multiCase = !opts.caseList.empty();
   RunReport &base = session.base;
-  base.file = inputFile;
-  base.seed = seed;
-  base.rowStride = rowStride;
-  if (inputFile.empty())
+  base.file = opts.inputFile;
+  base.seed = opts.inputs.seed;
+  base.rowStride = opts.rowStride;
+  if (opts.inputFile.empty())
     return usageError(session, "no input file (usage: softmax-run FILE.mlir [options]; --help)");
-  InputOptions &inputOptions = session.inputOptions;
-  inputOptions.seed = seed;
-  inputOptions.distribution = distribution;
-  inputOptions.scale = scale;
-  inputOptions.lengthsMax = lengthsMax;
-  inputOptions.maskDensity = maskDensity;
-  inputOptions.scalar = scalarValue;
-  {
-    std::string error;
-    if (!parseSpecialCases(special, inputOptions.special, error))
-      return usageError(session, error);
-  }
-  if (rowStride < 0)
-    return usageError(session, "--row-stride must be >= 0");
-  if (reps < 1 || warmup < 0)
-    return usageError(session, "--reps must be >= 1 and --warmup >= 0");
-  if (maskDensity < 0 || maskDensity > 1)
-    return usageError(session, "--mask-density must be in [0, 1]");
-  session.doCheck = check && !noCheck;
-  if (inputSource == InputSource::Device && session.doCheck)
-    return usageError(session, "--inputs=device needs --no-check (the reference needs the "
-                               "inputs on the host)");
-  if (inputSource == InputSource::Device && !inputOptions.special.names().empty())
-    return usageError(session, "--inputs=device cannot apply --special (use --inputs=host)");
+  if (llvm::Error err = verifyRunnerOptions(session.options))
+    return usageError(session, errorLine(std::move(err)));
+  session.inputOptions = opts.inputs;
+  session.doCheck = opts.check;
 
   // Parse once.
+  Phase parsing("parsing " + opts.inputFile);
   DialectRegistry registry;
   mlir::softmax::registerDialects(registry);
   MLIRContext context(registry);
@@ -1107,9 +791,9 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::errs());
   std::string openError;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &openError);
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(opts.inputFile, &openError);
   if (!buffer)
-    return usageError(session, "cannot read '" + inputFile + "': " + openError);
+    return usageError(session, "cannot read '" + opts.inputFile + "': " + openError);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) {
@@ -1127,69 +811,66 @@ int main(int argc, char **argv) {
     }
   }
 
+  parsing.finish();
+
   // The entry and the shapes of every case, all resolved before compiling.
   std::string error;
-  FailureOr<func::FuncOp> entry = findEntry(*module, entryName, error);
+  FailureOr<func::FuncOp> entry = findEntry(*module, opts.entryName, error);
   if (failed(entry))
     return usageError(session, error);
   base.entry = entry->getSymName().str();
-  FailureOr<std::vector<std::vector<std::string>>> cases = collectCases(*entry, error);
-  if (failed(cases))
-    return usageError(session, error);
-  std::vector<Signature> signatures;
-  for (const std::vector<std::string> &caseShapes : *cases) {
-    FailureOr<Signature> signature = resolveSignature(*entry, caseShapes, compileOnly, error);
-    if (failed(signature))
-      return usageError(session, casePrefix(caseShapes) + error);
-    signatures.push_back(std::move(*signature));
-  }
+  // --input files: read now, so that their shapes fill the dynamic dimensions.
+  llvm::Expected<std::vector<InputArgument>> inputFiles = readInputArguments(opts);
+  if (!inputFiles)
+    return usageError(session, errorLine(inputFiles.takeError()));
+  llvm::Expected<std::vector<std::string>> fileShapes = getShapesFromFiles(*entry, *inputFiles);
+  if (!fileShapes)
+    return usageError(session, errorLine(fileShapes.takeError()));
+  llvm::Expected<std::vector<Signature>> resolved = resolveCases(opts, *entry, *fileShapes);
+  if (!resolved)
+    return usageError(session, errorLine(resolved.takeError()));
+  std::vector<Signature> signatures = std::move(*resolved);
   // The summary of an error before any case ran shows the first case's arguments.
   base.inputs = signatures.front().inputs;
   base.outputs = signatures.front().outputs;
-  if (rowStride > 0) {
-    for (const Signature &signature : signatures) {
-      int firstFloat = findFirstFloat(signature.inputs);
-      if (firstFloat < 0)
-        return usageError(session, "--row-stride needs a float tensor argument");
-      auto checkWidth = [&](const ArgSpec &spec) {
-        return spec.getRowWidth() < 0 || rowStride >= spec.getRowWidth();
-      };
-      if (!checkWidth(signature.inputs[firstFloat]) ||
-          !llvm::all_of(signature.outputs, checkWidth))
-        return usageError(session,
-                          "--row-stride=" + std::to_string(rowStride) +
-                              " is smaller than a row (" +
-                              std::to_string(signature.inputs[firstFloat].getRowWidth()) +
-                              " elements)");
-    }
-  }
+  llvm::Expected<RunFiles> files = resolveRunFiles(opts, signatures, *inputFiles);
+  if (!files)
+    return usageError(session, errorLine(files.takeError()));
+  session.files = std::move(*files);
+  for (const Signature &signature : signatures)
+    if (llvm::Error err = checkRowStride(opts, signature))
+      return usageError(session, errorLine(std::move(err)));
+  session.noDevice = opts.jitWithoutGPU || opts.emulateDevice;
+  if (!opts.compileOnly)
+    for (const Signature &signature : signatures)
+      if (llvm::Error err =
+              checkHostMemory(opts, signature, !useDeviceInputs(session) && !opts.jitWithoutGPU,
+                              session.doCheck || opts.emulateDevice))
+        return usageError(session, errorLine(std::move(err)));
 
   // The untouched clone for the reference; plans from a second one; compile a third.
   OwningOpRef<ModuleOp> referenceModule = module->clone();
   session.referenceModule = *referenceModule;
-  if (failed(analyse(*module, base.entry, base))) {
+  FailureOr<ProgramPlan> plan = planProgram(*module, base.entry, opts.pipeline);
+  if (failed(plan)) {
     base.errors.push_back("softmax-fuse / softmax-select-strategy / softmax-lower-to-gpu "
                           "failed (diagnostics above)");
     return finish(session, kExitUsage, "COMPILE-ERROR");
   }
+  base.plans = std::move(plan->plans);
+  base.kernels = std::move(plan->kernels);
   OwningOpRef<ModuleOp> compiled = module->clone();
-  {
-    PassManager pm(&context);
-    mlir::softmax::SoftmaxToNVVMOptions options;
-    fillPipelineOptions(options);
-    mlir::softmax::buildSoftmaxToNVVMPipeline(pm, options);
-    if (failed(pm.run(*compiled))) {
-      base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
-      return finish(session, kExitUsage, "COMPILE-ERROR");
-    }
+  if (failed(compileProgram(*compiled, opts.pipeline))) {
+    base.errors.push_back("the softmax-to-nvvm pipeline failed (diagnostics above)");
+    return finish(session, kExitUsage, "COMPILE-ERROR");
   }
-  if (compileOnly)
+  if (opts.compileOnly)
     return finish(session, kExitPass, "COMPILED");
 
   // The GPU.
-  session.noDevice = jitWithoutGPU || emulateDevice;
+  session.noDevice = opts.jitWithoutGPU || opts.emulateDevice;
   if (!session.noDevice) {
-    if (llvm::Error loadError = driver.load(deviceOrdinal)) {
+    if (llvm::Error loadError = driver.load(opts.deviceOrdinal)) {
       std::string line = errorLine(std::move(loadError));
       llvm::errs() << "softmax-run: " << line << "\n";
       base.errors.push_back(line);
@@ -1213,7 +894,7 @@ int main(int argc, char **argv) {
   // JIT the host code once for every case.
   std::unique_ptr<ExecutionEngine> engine;
   session.symbol = "_mlir_ciface_" + base.entry;
-  if (!emulateDevice) {
+  if (!opts.emulateDevice) {
     llvm::Expected<std::unique_ptr<ExecutionEngine>> created = createEngine(*compiled);
     if (!created) {
       std::string line =
@@ -1224,7 +905,7 @@ int main(int argc, char **argv) {
     }
     engine = std::move(*created);
     session.engine = engine.get();
-    if (jitWithoutGPU) {
+    if (opts.jitWithoutGPU) {
       llvm::outs() << "jit: initialized; runtime: " << errorLine(rt::takeError()) << "\n";
     } else if (llvm::Error err = rt::takeError()) {
       std::string line = "loading the kernels: " + errorLine(std::move(err));

@@ -33,6 +33,8 @@ struct OutputReport {
   std::string name;
   OutputKind kind = OutputKind::Values;
   bool checked = false; ///< compared with the reference (else only poison/padding checked)
+  /// Empty: compared with the float64 reference; else the --expected-output file compared with.
+  std::string expectedFile;
   CompareResult compare;
 };
 

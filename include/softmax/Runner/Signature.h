@@ -20,6 +20,7 @@
 #include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct ArgSpec {
   /// "4096x4096xf32", or "f32" for a scalar.
   std::string describe() const;
 };
+
+/// The bytes the runner allocates for a tensor `spec` with its rows `rowStride` elements apart
+/// (0: packed; the stride applies from rank 2 on, as the runner lays tensors out), or nullopt
+/// when that does not fit in int64 (memref descriptors and device pointers are 64-bit).
+std::optional<int64_t> getAllocatedBytes(const ArgSpec &spec, int64_t rowStride);
 
 struct Signature {
   std::vector<ArgSpec> inputs;

@@ -115,6 +115,8 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
           json.attribute("output", output.name);
           json.attribute("kind", getOutputKindName(output.kind));
           json.attribute("checked", output.checked);
+          json.attribute("against", output.expectedFile.empty() ? std::string("reference")
+                                                                : output.expectedFile);
           json.attribute("elements", c.elements);
           json.attribute("mismatches", c.mismatches);
           json.attribute("unwritten", c.unwritten);
@@ -225,7 +227,11 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
     os << "kernel:  " << kernel << "\n";
   for (const OutputReport &output : report.outputReports) {
     const CompareResult &c = output.compare;
-    os << "check:   " << output.name << " (" << getOutputKindName(output.kind) << ")";
+    if (output.expectedFile.empty())
+      os << "check:   " << output.name << " (" << getOutputKindName(output.kind) << ")";
+    else
+      os << "expect:  " << output.name << " (" << getOutputKindName(output.kind) << ") vs "
+         << output.expectedFile;
     if (output.checked) {
       os << llvm::format(": max abs %.3g, max rel %.3g", c.maxAbsError, c.maxRelError);
       if (c.rowSumError >= 0)

@@ -8,7 +8,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 #include <optional>
 
@@ -23,6 +26,26 @@ int64_t ArgSpec::getNumElements() const {
     count *= dim;
   }
   return count;
+}
+
+auto ::softmax::runner::getAllocatedBytes(const ArgSpec &spec, int64_t rowStride)
+    -> std::optional<int64_t> {
+  // Every product is checked: a shape such as 4294967296x4294967296 must be an error, not a
+  // wrapped size that allocates a few bytes and is then written far past them.
+  int64_t width = spec.getRowWidth();
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < spec.shape.size(); ++d)
+    if (llvm::MulOverflow(rows, spec.shape[d], rows))
+      return std::nullopt;
+  int64_t stride = std::max(rowStride, width);
+  int64_t elements, bytes;
+  if (spec.shape.size() <= 1)
+    elements = stride;
+  else if (llvm::MulOverflow(rows, stride, elements))
+    return std::nullopt;
+  if (llvm::MulOverflow(elements, static_cast<int64_t>(getElementBytes(spec.element)), bytes))
+    return std::nullopt;
+  return bytes;
 }
 
 std::string ArgSpec::describe() const {
@@ -41,6 +64,12 @@ auto ::softmax::runner::parseShape(StringRef text, std::string &error)
   text.trim().split(parts, 'x');
   for (StringRef part : parts) {
     int64_t dim;
+    bool digitsOnly = !part.empty() && part.find_first_not_of("0123456789") == StringRef::npos;
+    if (digitsOnly && part.getAsInteger(10, dim)) {
+      error = "bad --shape '" + text.str() + "': dimension " + part.str() +
+              " does not fit in 64 bits";
+      return failure();
+    }
     if (part.empty() || part.getAsInteger(10, dim) || dim < 0) {
       error =
           "bad --shape '" + text.str() + "': expected dimensions separated by 'x', e.g. 4096x1024";
@@ -159,6 +188,15 @@ std::optional<unsigned> shapeSource(Value value) {
   return std::nullopt;
 }
 
+/// Fails when the bytes of a resolved tensor do not fit in int64.
+LogicalResult checkSize(const ArgSpec &spec, std::string &error) {
+  if (llvm::is_contained(spec.shape, -1) || getAllocatedBytes(spec, 0))
+    return success();
+  error = spec.name + " (" + spec.typeString + ") of shape " + spec.describe() +
+          " is too large: its size in bytes does not fit in 64 bits";
+  return failure();
+}
+
 } // namespace
 
 auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> shapes,
@@ -216,6 +254,8 @@ auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> 
       return failure();
     }
     spec.element = *kind;
+    if (spec.isTensor && failed(checkSize(spec, error)))
+      return failure();
     signature.inputs.push_back(std::move(spec));
   }
   if (nextShape < shapes.size()) {
@@ -226,7 +266,23 @@ auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> 
     return failure();
   }
 
-  auto returnOp = cast<func::ReturnOp>(fn.getBody().back().getTerminator());
+  // The result shapes are read off the func.return; the reference evaluates one straight-line
+  // block. Anything else (control flow, an unreachable block after the return) is refused here
+  // rather than misread.
+  Region &body = fn.getBody();
+  if (!body.hasOneBlock()) {
+    error = "@" + fn.getSymName().str() + " has " + std::to_string(body.getBlocks().size()) +
+            " blocks: the runner runs functions of one block ending in func.return";
+    return failure();
+  }
+  Block &block = body.front();
+  auto returnOp = dyn_cast_or_null<func::ReturnOp>(block.empty() ? nullptr : &block.back());
+  if (!returnOp) {
+    error = "@" + fn.getSymName().str() +
+            " does not end in func.return: the runner runs functions of one block ending in "
+            "func.return";
+    return failure();
+  }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
     ArgSpec spec;
     spec.name = "result" + std::to_string(i);
@@ -257,6 +313,8 @@ auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> 
       }
       spec.shape.push_back(size);
     }
+    if (failed(checkSize(spec, error)))
+      return failure();
     signature.outputs.push_back(std::move(spec));
     signature.outputKinds.push_back(classify(returnOp.getOperand(i)));
   }

@@ -853,15 +853,14 @@ static void timeCalls(const softmax_executable *exe, Case *c, CUstream stream, c
       mean += samples[i];
     mean /= reps;
     int ok = goal <= 0 || median <= goal;
-    if (goal > 0) {
+    if (goal > 0)
       ok ? ++passed : ++failed;
-      if (median > worstMedian)
-        worstMedian = median;
-    }
+    if (!strcmp(what, "run") && median > worstMedian)
+      worstMedian = median;
     char verdict[64] = "";
     if (goal > 0)
       snprintf(verdict, sizeof(verdict), "  goal <= %g us: %s", goal, ok ? "met" : "NOT MET");
-    printf("%s time.%-39s host us/call: median %.2f p10 %.2f p90 %.2f mean %.2f (%d calls)%s\n",
+    printf("%s time.%-38s host us/call: median %.2f p10 %.2f p90 %.2f mean %.2f (%d calls)%s\n",
            goal > 0 ? (ok ? "PASS" : "FAIL") : "TIME", name, median, samples[reps / 10],
            samples[reps * 9 / 10], mean, reps, verdict);
   }
@@ -888,7 +887,7 @@ static void usage(FILE *to) {
           "  --reps=N        calls timed per timing (1000; 0: no timing)\n"
           "  --filter=TEXT   only the cases whose name contains TEXT\n"
           "  --driver=PATH   the CUDA driver library (libcuda.so.1)\n"
-          "  --time-goal=US  the most host time softmax_run may take per call (10)\n"
+          "  --time-goal=US  the most host time softmax_run may take per call (10; 0: not judged)\n"
           "  --no-graph      skip the CUDA-graph captures\n"
           "exit: 0 passed, 1 failed, 2 usage or compile error, 3 skipped (no CUDA driver/GPU)\n");
 }
@@ -1044,7 +1043,8 @@ int main(int argc, char **argv) {
   printf("summary: %s: %d checks, %d passed, %d failed", deviceName, passed + failed, passed,
          failed);
   if (worstMedian > 0)
-    printf("; softmax_run host time median <= %.2f us/call (goal <= %g us)", worstMedian, goal);
+    printf("; softmax_run host time median <= %.2f us/call (goal %s%g us)", worstMedian,
+           goal > 0 ? "<= " : "not judged, ", goal);
   printf("\n");
   return failed ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the self-contained static tools (softmax-run, softmax-opt) in build-static/ and packs them,
-# with the programs the GPU runs use, into .device/softmax-tools.tar.xz (git-ignored). Carry
-# `.device` in the device call and run scripts/gpu/run.sh there (docs/runner.md).
+# Builds the self-contained static tools (softmax-run, softmax-opt), the C API (libsoftmax-c.so)
+# and its GPU check (softmax-capi-check) in build-static/ and packs them, with the programs the GPU
+# runs use, into .device/softmax-tools.tar.xz (git-ignored). Carry `.device` in the device call
+# and run scripts/gpu/run.sh there (docs/runner.md, docs/api.md).
 #
 #   scripts/gpu/pack.sh            build (incremental; several minutes from scratch on 2 cores)
 #   SOFTMAX_SKIP_BUILD=1 scripts/gpu/pack.sh    pack what build-static/ holds
@@ -9,31 +10,34 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-static
 archive=$root/.device/softmax-tools.tar.xz
-tools=(softmax-run softmax-opt)
+tools=(softmax-run softmax-opt softmax-capi-check)
+libraries=(libsoftmax-c.so)
 
 if [ "${SOFTMAX_SKIP_BUILD:-0}" != 1 ]; then
   SOFTMAX_STATIC=1 "$root/scripts/setup.sh" "$build"
-  ninja -C "$build" "${tools[@]}"
+  ninja -C "$build" "${tools[@]}" softmax-c
 fi
 
-# Self-contained: nothing but the C library's own shared objects.
-for tool in "${tools[@]}"; do
-  bin=$build/bin/$tool
-  [ -x "$bin" ] || { echo "pack: $bin is missing" >&2; exit 1; }
+# Self-contained: nothing but the C library's own shared objects (and libsoftmax-c.so, packed
+# beside them, for softmax-capi-check, which finds it through its run path $ORIGIN/../lib).
+for file in "${tools[@]/#/bin/}" "${libraries[@]/#/lib/}"; do
+  bin=$build/$file
+  [ -f "$bin" ] || { echo "pack: $bin is missing" >&2; exit 1; }
   extra=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
-          grep -Ev '^(libc|libm|libdl|libpthread|librt)\.so\.[0-9]+$|^ld-linux-x86-64\.so\.2$' || true)
+          grep -Ev '^(libc|libm|libdl|libpthread|librt)\.so\.[0-9]+$|^ld-linux-x86-64\.so\.2$|^libsoftmax-c\.so$' || true)
   if [ -n "$extra" ]; then
-    echo "pack: $tool needs shared libraries the GPU machine lacks: $extra" >&2
+    echo "pack: $file needs shared libraries the GPU machine lacks: $extra" >&2
     exit 1
   fi
   glibc=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
-  echo "pack: $tool $(du -h "$bin" | cut -f1), needs $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')(up to $glibc)"
+  echo "pack: $file $(du -h "$bin" | cut -f1), needs $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')(up to $glibc)"
 done
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/softmax/bin" "$stage/softmax/cases"
+mkdir -p "$stage/softmax/bin" "$stage/softmax/lib" "$stage/softmax/cases"
 for tool in "${tools[@]}"; do cp "$build/bin/$tool" "$stage/softmax/bin/"; done
+for library in "${libraries[@]}"; do cp "$build/lib/$library" "$stage/softmax/lib/"; done
 cp "$root"/examples/*.mlir "$stage/softmax/cases/"
 cp "$root"/test/Runner/Inputs/*.mlir "$stage/softmax/cases/"
 {

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|probe]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -109,6 +109,39 @@ bench() {
 
 probe() { :; }
 
+# The C API (libsoftmax-c.so) from C, through softmax-capi-check (docs/api.md): every plan, static
+# and dynamic, f32/bf16/f16 and fused chains, on caller-owned buffers and a non-blocking stream,
+# directly and captured in a CUDA graph, checked against a float64 reference; then softmax_run's
+# host time per call (goal <= 10 us). Its full output goes to $out/capi.txt; CAPI_ARGS adds
+# arguments (e.g. --filter=bf16). Its row: median_us is softmax_run's host time per call, mism
+# the failed checks, max_abs the largest error of any checked output.
+capi() {
+  local bin=$work/softmax/bin/softmax-capi-check start=$SECONDS code
+  # The run path ($ORIGIN/../lib) finds libsoftmax-c.so; LD_LIBRARY_PATH as well, to be sure.
+  # shellcheck disable=SC2086
+  LD_LIBRARY_PATH=$work/softmax/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$bin" ${CAPI_ARGS:-} \
+    > "$out/capi.txt" 2>&1
+  code=$?
+  cp "$out/capi.txt" "$logs/capi.log"
+  # The failures, the timings and the summary here; every check in capi.txt.
+  grep -E '^(FAIL|TIME|device:|compiled|summary:|softmax-capi-check:)|^PASS time\.|^     ' "$out/capi.txt"
+  local status=PASS
+  case $code in 0) ;; 3) status=SKIPPED ;; *) status=FAIL ;; esac
+  [ "$code" = 0 ] || failures=$((failures + 1))
+  local host max_abs checks failed
+  host=$(sed -n 's/.*host time median <= \([0-9.]*\) us.*/\1/p' "$out/capi.txt" | tail -1)
+  failed=$(grep -c '^FAIL' "$out/capi.txt")
+  max_abs=$(awk '/^(PASS|FAIL) (run|graph)\// { if ($4 + 0 > m) m = $4 + 0; n++ }
+                 END { if (n) printf "%.2e", m }' "$out/capi.txt")
+  checks=$(sed -n 's/^summary: .*: \([0-9]* checks, [0-9]* passed, [0-9]* failed\).*/\1/p' "$out/capi.txt")
+  local row
+  row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' capi "$status" "$code" \
+    "${host:--}" - - - "$failed" - "${max_abs:--}" $((SECONDS - start)) \
+    "${checks:-see capi.txt} (median_us: softmax_run host us/call)")
+  rows+=("$row")
+  echo "$row"
+}
+
 # The conformance suite (docs/conformance.md): scripts/gpu/conformance.py, in parallel, checked,
 # timed one at a time. Its table goes to $out/conformance.md, every result to the logs.
 suite() {
@@ -167,7 +200,7 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, probe)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe)" >&2
     exit 2
   fi
   "$mode"

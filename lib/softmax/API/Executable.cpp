@@ -35,7 +35,8 @@ struct LoadedModule {
   std::string error;
   runtime::CUmodule module = nullptr;
   std::vector<runtime::CUfunction> functions; ///< parallel to the executable's kernels
-  std::vector<int64_t> maxSharedBytes;        ///< dynamic shared memory each kernel may use
+  /// Dynamic shared memory each kernel may use; raised by run() when a launch needs more.
+  std::unique_ptr<std::atomic<int64_t>[]> maxSharedBytes;
 };
 } // namespace softmax::api
 
@@ -146,6 +147,7 @@ llvm::Error Executable::load() const {
   }
 
   const runtime::DeviceInfo &device = driver.info();
+  state.maxSharedBytes = std::make_unique<std::atomic<int64_t>[]>(kernels.size());
   for (const KernelInfo &kernel : kernels) {
     runtime::CUfunction function = nullptr;
     if (llvm::Error error =
@@ -160,8 +162,8 @@ llvm::Error Executable::load() const {
         api.cuFuncSetAttribute(function, cuda::kFuncAttrMaxDynamicSharedSizeBytes,
                                static_cast<int>(optIn)) == cuda::kSuccess)
       maxShared = optIn;
+    state.maxSharedBytes[state.functions.size()].store(maxShared);
     state.functions.push_back(function);
-    state.maxSharedBytes.push_back(maxShared);
   }
   state.ready.store(true, std::memory_order_release);
   return llvm::Error::success();
@@ -208,17 +210,30 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
   // the same argument errors as one with).
   if (llvm::Error error = load())
     return error;
-  const LoadedModule &state = *loaded;
-  for (const Pending &launch : pending)
-    if (launch.config.sharedBytes > state.maxSharedBytes[launch.config.kernel])
-      return makeError("@" + function + ": kernel " + kernels[launch.config.kernel].name +
-                       " needs " + Twine(launch.config.sharedBytes) +
-                       " bytes of dynamic shared memory for these sizes; the device allows it "
-                       "at most " +
-                       Twine(state.maxSharedBytes[launch.config.kernel]));
+  LoadedModule &state = *loaded;
   if (llvm::Error error = CudaDriver::get().makeCurrent())
     return error;
   const CudaDriver::Api &api = CudaDriver::get().api();
+  for (const Pending &launch : pending) {
+    size_t k = launch.config.kernel;
+    int64_t needed = launch.config.sharedBytes;
+    if (needed <= state.maxSharedBytes[k].load(std::memory_order_acquire))
+      continue;
+    // The opt-in to the device's maximum at load time can be refused (it was, on the H200 with
+    // driver 13.0, for the row_shared kernels): raise the limit to what this launch needs, once
+    // per kernel and size. Setting a function attribute is not a stream operation, so it is
+    // allowed under graph capture.
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (needed <= state.maxSharedBytes[k].load(std::memory_order_relaxed))
+      continue;
+    runtime::CUresult result = api.cuFuncSetAttribute(
+        state.functions[k], cuda::kFuncAttrMaxDynamicSharedSizeBytes, static_cast<int>(needed));
+    if (result != cuda::kSuccess)
+      return makeError("@" + function + ": kernel " + kernels[k].name + " needs " +
+                       Twine(needed) + " bytes of dynamic shared memory for these sizes; " +
+                       runtime::formatCudaError(result, "raising its limit (cuFuncSetAttribute)"));
+    state.maxSharedBytes[k].store(needed, std::memory_order_release);
+  }
   auto cuStream = static_cast<runtime::CUstream>(stream);
   llvm::SmallVector<void *, 64> params;
   for (const Pending &launch : pending) {

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -109,6 +109,12 @@ bench() {
 
 probe() { :; }
 
+# Nsight Compute counters and stall reasons of a few kernels (scripts/gpu/profile.sh), to
+# $out/profile.txt; PROFILE_CASES=name,... for a subset.
+profile() {
+  bash "$root/scripts/gpu/profile.sh" "$run" "$work" "$out" || failures=$((failures + 1))
+}
+
 # The C API (libsoftmax-c.so) from C, through softmax-capi-check (docs/api.md): every plan, static
 # and dynamic, f32/bf16/f16 and fused chains, on caller-owned buffers and a non-blocking stream,
 # directly and captured in a CUDA graph, checked against a float64 reference; then softmax_run's
@@ -200,7 +206,7 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile)" >&2
     exit 2
   fi
   "$mode"

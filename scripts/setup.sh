@@ -10,7 +10,8 @@ static=${SOFTMAX_STATIC:-0}
 if [ "$static" = 1 ]; then build=${1:-$root/build-static}; else build=${1:-$root/build}; fi
 
 packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libzstd-dev zlib1g-dev
-          cmake ninja-build ccache lld g++ libgtest-dev python3 python3-matplotlib)
+          cmake ninja-build ccache lld g++ libgtest-dev python3 python3-matplotlib
+          python3-pytest python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile|python]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -109,6 +109,13 @@ bench() {
 
 probe() { :; }
 
+# The Python package (python/softmax_compiler) on torch tensors: scripts/gpu/python_check.py.
+python_() {
+  SOFTMAX_C_LIBRARY=$work/softmax/lib/libsoftmax-c.so PYTHONPATH=$root/python \
+    python3 "$root/scripts/gpu/python_check.py" 2>&1 | tee "$out/python.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+}
+
 # Nsight Compute counters and stall reasons of a few kernels (scripts/gpu/profile.sh), to
 # $out/profile.txt; PROFILE_CASES=name,... for a subset.
 profile() {
@@ -205,8 +212,9 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
   case status exit median_us copy_us frac GB/s mism unwrit max_abs sec shape)
 echo "$header"
 for mode in "${modes[@]}"; do
+  [ "$mode" = python ] && mode=python_
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile, python)" >&2
     exit 2
   fi
   "$mode"

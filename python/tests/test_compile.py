@@ -1,0 +1,89 @@
+"""The package without a GPU: compile, inspect, plan, errors, cache (docs/python.md).
+Run: SOFTMAX_C_LIBRARY=build/lib/libsoftmax-c.so python3 -m pytest python/tests
+(test/Python/pytest.test does, in the README's test command)."""
+import os
+
+import pytest
+
+import softmax_compiler as sc
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def example(name):
+    with open(os.path.join(ROOT, "examples", name)) as f:
+        return f.read()
+
+
+DYNAMIC_BF16 = """func.func @d(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %p = softmax.softmax %x : tensor<?x?xbf16>
+  return %p : tensor<?x?xbf16>
+}
+"""
+
+
+def test_compile_static_program():
+    exe = sc.compile(example("softmax_f32.mlir"))
+    assert exe.functions == ["softmax_f32"]
+    assert exe.kernels == [("softmax_f32_0_row_registers", (256, 1, 1))]
+    assert ".visible .entry softmax_f32_0_row_registers" in exe.ptx
+
+
+def test_signature_lists_inputs_then_outputs():
+    specs = sc.compile(example("padded_log_softmax_dynamic.mlir")).signature("padded_log_softmax")
+    assert [s.is_output for s in specs] == [False, False, False, True]
+    assert specs[0].is_tensor and specs[0].shape == (None, None) and specs[0].dtype == "f16"
+    assert specs[1].dtype == "i32" and specs[2].shape == (None,)
+
+
+def test_plan_dispatches_on_the_width():
+    exe = sc.compile(DYNAMIC_BF16)
+    narrow = exe.plan("d", (1000, 32), (1000, 32))
+    wide = exe.plan("d", (10, 70000), (10, 70000))
+    assert len(narrow) == 1 and "multi_row" in narrow[0]["kernel"]
+    assert len(wide) == 1 and "chunked_online" in wide[0]["kernel"]
+    assert wide[0]["block"] == (512, 1, 1)
+
+
+def test_plan_rejects_wrong_argument_count():
+    exe = sc.compile(DYNAMIC_BF16)
+    with pytest.raises(sc.SoftmaxError, match="takes 2 arguments"):
+        exe.plan("d", (4, 4))
+
+
+def test_unknown_function():
+    with pytest.raises(sc.SoftmaxError, match="no function @nope"):
+        sc.compile(DYNAMIC_BF16).signature("nope")
+
+
+def test_compile_error_carries_the_diagnostic():
+    with pytest.raises(sc.SoftmaxError, match="expected non-function type"):
+        sc.compile("func.func @bad(")
+
+
+def test_bad_option_is_an_error():
+    with pytest.raises(sc.SoftmaxError, match="unknown chip 'sm_42'"):
+        sc.compile(DYNAMIC_BF16, chip="sm_42")
+
+
+def test_second_compile_is_a_cache_hit():
+    first = sc.compile(example("attention_scores_bf16.mlir"))
+    size = sc.cache_size()
+    second = sc.compile(example("attention_scores_bf16.mlir"))
+    assert second.same_as(first)
+    assert sc.cache_size() == size
+    other = sc.compile(example("attention_scores_bf16.mlir"), opt_level=2)
+    assert not other.same_as(first)
+
+
+def test_tensor_like_values_give_their_shape():
+    class Fake:  # __cuda_array_interface__ as CuPy gives it
+        __cuda_array_interface__ = {"shape": (8, 100), "typestr": "<f4", "data": (0, False),
+                                    "strides": None, "version": 3}
+    exe = sc.compile("""func.func @f(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %p = softmax.softmax %x : tensor<?x?xf32>
+  return %p : tensor<?x?xf32>
+}
+""")
+    launches = exe.plan("f", Fake(), Fake())
+    assert launches[0]["kernel"].startswith("f_0_")

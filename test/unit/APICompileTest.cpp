@@ -15,6 +15,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
 
@@ -294,3 +295,29 @@ func.func @helper(%t: f32) -> f32 {
 }
 
 } // namespace
+
+// linalg from other front ends compiles with `raise` (docs/raising.md).
+TEST(APICompile, RaisesLinalgSoftmax) {
+  const char *source = R"mlir(
+func.func @forward(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %0 = tensor.empty() : tensor<4x64xf32>
+  %1 = linalg.softmax dimension(1) ins(%x : tensor<4x64xf32>) outs(%0 : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %1 : tensor<4x64xf32>
+}
+)mlir";
+  CompileOptions options;
+  options.raise = true;
+  llvm::Expected<std::shared_ptr<const Executable>> compiled = compile(source, options);
+  ASSERT_TRUE(static_cast<bool>(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ((*compiled)->getKernels().size(), 1u);
+}
+
+TEST(APICompile, RaisesTheTorchMlirExample) {
+  auto buffer = llvm::MemoryBuffer::getFile(SOFTMAX_SOURCE_DIR "/examples/linalg_softmax_torch_mlir.mlir");
+  ASSERT_TRUE(static_cast<bool>(buffer));
+  CompileOptions options;
+  options.raise = true;
+  llvm::Expected<std::shared_ptr<const Executable>> compiled =
+      compile((*buffer)->getBuffer(), options);
+  ASSERT_TRUE(static_cast<bool>(compiled)) << llvm::toString(compiled.takeError());
+}

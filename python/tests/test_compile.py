@@ -76,6 +76,14 @@ def test_second_compile_is_a_cache_hit():
     assert not other.same_as(first)
 
 
+def test_linalg_is_raised_on_request():
+    # torch-mlir's form: casts and a division by a narrowed f64 constant around linalg.softmax.
+    exe = sc.compile(example("linalg_softmax_torch_mlir.mlir"), raise_linalg=True)
+    assert len(exe.kernels) == 1
+    exe = sc.compile(example("decomposed_softmax_iree.mlir"), raise_linalg=True)
+    assert len(exe.kernels) == 1
+
+
 def test_tensor_like_values_give_their_shape():
     class Fake:  # __cuda_array_interface__ as CuPy gives it
         __cuda_array_interface__ = {"shape": (8, 100), "typestr": "<f4", "data": (0, False),

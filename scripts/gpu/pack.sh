@@ -33,6 +33,15 @@ for file in "${tools[@]/#/bin/}" "${libraries[@]/#/lib/}"; do
   echo "pack: $file $(du -h "$bin" | cut -f1), needs $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')(up to $glibc)"
 done
 
+# The self-contained C library exports the C API, not LLVM, MLIR or the project's C++.
+# (libstdc++'s unique template statics may show; LLVM's and MLIR's must not.)
+leaked=$(nm -D --defined-only "$build/lib/libsoftmax-c.so" | awk '{print $NF}' |
+         grep -E '_ZN[0-9]*(llvm|mlir)|^_ZN[0-9]*softmax' || true)
+if [ -n "$leaked" ]; then
+  echo "pack: libsoftmax-c.so exports LLVM or MLIR symbols: $(head -3 <<<"$leaked" | tr '\n' ' ')" >&2
+  exit 1
+fi
+
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/softmax/bin" "$stage/softmax/lib" "$stage/softmax/cases"

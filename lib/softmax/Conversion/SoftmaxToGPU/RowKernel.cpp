@@ -336,13 +336,10 @@ Value KernelEmitter::fromF32(Value v, Type type) {
 
 Value KernelEmitter::ifElse(Value cond, Type type, function_ref<Value()> then,
                             function_ref<Value()> otherwise) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  scf::YieldOp::create(b, loc, then());
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  scf::YieldOp::create(b, loc, otherwise());
-  return ifOp.getResult(0);
+  return ifElseValues(
+      cond, TypeRange{type}, [&] { return SmallVector<Value>{then()}; },
+      [&] { return SmallVector<Value>{otherwise()}; })
+      .front();
 }
 
 SmallVector<Value> KernelEmitter::ifElseValues(Value cond, TypeRange types,

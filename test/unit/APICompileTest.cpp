@@ -69,27 +69,49 @@ TEST(APICompile, StaticProgramHasOneKernelAndItsRules) {
   EXPECT_EQ(f.arguments[0].shape, (std::vector<int64_t>{64, 1024}));
   EXPECT_EQ(f.workspaceBytes, "0");
 
-  ASSERT_EQ(exe->getKernels().size(), 1u);
+  // The plan's fast kernel, then its general one (RowKernel.h: rows on vector boundaries take
+  // the fast one).
+  ASSERT_EQ(exe->getKernels().size(), 2u);
   const KernelInfo &kernel = exe->getKernels()[0];
   EXPECT_TRUE(llvm::StringRef(kernel.name).starts_with("probs_0_"));
+  EXPECT_EQ(exe->getKernels()[1].name, kernel.name + "_general");
   EXPECT_GT(kernel.block[0], 0);
-  // The PTX is in memory and defines the kernel by that name.
-  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name), llvm::StringRef::npos);
+  // The PTX is in memory and defines the kernels by those names.
+  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name + "("), llvm::StringRef::npos);
+  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name + "_general("), llvm::StringRef::npos);
   EXPECT_EQ(exe->getImage(), exe->getPTX());
 
-  // A static program launches once, with constant rules and no dispatch.
-  ASSERT_EQ(f.launches.size(), 1u);
+  // A static program has no width dispatch: one guard, the fast variant's, over the arguments'
+  // addresses, offsets and strides; the same constant rules either way.
+  ASSERT_EQ(f.launches.size(), 2u);
   const LaunchRule &rule = f.launches[0];
   EXPECT_EQ(rule.kernel, 0u);
-  EXPECT_TRUE(rule.guards.empty());
+  EXPECT_EQ(f.launches[1].kernel, 1u);
+  ASSERT_EQ(rule.guards.size(), 1u);
+  EXPECT_NE(rule.guards[0].find("(address(arg0) % 16) == 0"), std::string::npos) << rule.guards[0];
+  EXPECT_NE(rule.guards[0].find("offset(arg1)"), std::string::npos) << rule.guards[0];
+  EXPECT_NE(rule.guards[0].find("stride(arg0, 0)"), std::string::npos) << rule.guards[0];
+  EXPECT_EQ(f.launches[1].guards, std::vector<std::string>{"!(" + rule.guards[0] + ")"});
   EXPECT_EQ(rule.block[0], std::to_string(kernel.block[0]));
   EXPECT_EQ(rule.grid[1], "1");
-  llvm::Expected<std::vector<Launch>> launches = exe->plan(
-      "probs", {Argument::tensor(nullptr, {64, 1024}), Argument::tensor(nullptr, {64, 1024})});
+  EXPECT_EQ(f.launches[1].grid[0], rule.grid[0]);
+
+  // Aligned rows launch the fast kernel; an output 4 bytes off a vector boundary the general.
+  float *aligned = reinterpret_cast<float *>(uintptr_t(1) << 20);
+  auto planFor = [&](float *out) {
+    return exe->plan("probs", {Argument::tensor(aligned, {64, 1024}),
+                               Argument::tensor(out, {64, 1024})});
+  };
+  llvm::Expected<std::vector<Launch>> launches = planFor(aligned + 1024 * 64);
   ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
   ASSERT_EQ(launches->size(), 1u);
+  EXPECT_EQ((*launches)[0].kernel, 0u);
   EXPECT_EQ(std::to_string((*launches)[0].grid[0]), rule.grid[0]);
   EXPECT_EQ((*launches)[0].block[0], static_cast<uint64_t>(kernel.block[0]));
+  llvm::Expected<std::vector<Launch>> misaligned = planFor(aligned + 1024 * 64 + 1);
+  ASSERT_TRUE(!!misaligned) << llvm::toString(misaligned.takeError());
+  ASSERT_EQ(misaligned->size(), 1u);
+  EXPECT_EQ((*misaligned)[0].kernel, 1u);
 }
 
 TEST(APICompile, ScalarArgumentsAndDynamicRules) {
@@ -309,7 +331,9 @@ func.func @forward(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   options.raise = true;
   llvm::Expected<std::shared_ptr<const Executable>> compiled = compile(source, options);
   ASSERT_TRUE(static_cast<bool>(compiled)) << llvm::toString(compiled.takeError());
-  EXPECT_EQ((*compiled)->getKernels().size(), 1u);
+  // One plan: its fast kernel and its general one.
+  ASSERT_EQ((*compiled)->getKernels().size(), 2u);
+  EXPECT_EQ((*compiled)->getKernels()[1].name, (*compiled)->getKernels()[0].name + "_general");
 }
 
 TEST(APICompile, RaisesTheTorchMlirExample) {

@@ -86,29 +86,74 @@ std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t
   return names;
 }
 
+/// The tier (plan index) of a kernel of @dyn: its name ends in _<i>, or _<i>_general.
+int64_t tierOf(llvm::StringRef name) {
+  name.consume_back("_general");
+  int64_t tier = -1;
+  if (name.substr(name.rfind('_') + 1).getAsInteger(10, tier))
+    return -1;
+  return tier;
+}
+
 TEST(APIDispatch, EachWidthIsServedByItsTier) {
   std::vector<Tier> tiers = tiersOf(kDynamic);
   ASSERT_GE(tiers.size(), 3u) << "a dynamic width should get several tiers";
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
-  ASSERT_EQ(exe->getKernels().size(), tiers.size());
-  // Kernel i is the plan i (its name ends in _<i>); tier i serves widths up to its maximum,
-  // the next one from one above.
-  auto tierName = [&](size_t i) { return exe->getKernels()[i].name; };
+  // Each plan's kernels: its fast one where it has one (RowKernel.h), then its general one.
+  std::vector<int64_t> kernelsOfTier(tiers.size(), 0);
+  for (const KernelInfo &kernel : exe->getKernels()) {
+    int64_t tier = tierOf(kernel.name);
+    ASSERT_TRUE(tier >= 0 && tier < static_cast<int64_t>(tiers.size())) << kernel.name;
+    ++kernelsOfTier[tier];
+  }
+  for (int64_t count : kernelsOfTier)
+    EXPECT_TRUE(count == 1 || count == 2) << count;
+  // Tier i serves widths up to its maximum, the next one from one above.
+  auto tiersFor = [&](int64_t rows, int64_t width) {
+    std::vector<int64_t> served;
+    for (const std::string &name : kernelsFor(*exe, rows, width))
+      served.push_back(tierOf(name));
+    return served;
+  };
   for (size_t i = 0; i < tiers.size(); ++i) {
-    ASSERT_TRUE(llvm::StringRef(tierName(i)).ends_with("_" + std::to_string(i)));
+    int64_t tier = static_cast<int64_t>(i);
     if (!tiers[i].holdsWholeRow) {
-      EXPECT_EQ(kernelsFor(*exe, 3, 1000003), std::vector<std::string>{tierName(i)});
+      EXPECT_EQ(tiersFor(3, 1000003), std::vector<int64_t>{tier});
       break;
     }
     int64_t low = i == 0 ? 1 : tiers[i - 1].maxWidth + 1;
-    EXPECT_EQ(kernelsFor(*exe, 3, low), std::vector<std::string>{tierName(i)}) << low;
-    EXPECT_EQ(kernelsFor(*exe, 3, tiers[i].maxWidth), std::vector<std::string>{tierName(i)})
-        << tiers[i].maxWidth;
+    EXPECT_EQ(tiersFor(3, low), std::vector<int64_t>{tier}) << low;
+    EXPECT_EQ(tiersFor(3, tiers[i].maxWidth), std::vector<int64_t>{tier}) << tiers[i].maxWidth;
   }
   // An empty tensor launches nothing (a grid of 0 blocks would be a launch error).
   EXPECT_TRUE(kernelsFor(*exe, 0, 128).empty());
   EXPECT_TRUE(kernelsFor(*exe, 16, 0).empty());
+}
+
+TEST(APIDispatch, FastKernelForWholeAlignedRows) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  // f16 rows of 4096 (vectors of 8): whole vectors take the fast kernel, rows of 4092 (the same
+  // tier, not whole vectors) and a row stride of 4100 the general one.
+  auto launched = [&](std::vector<Argument> args) {
+    llvm::Expected<std::vector<Launch>> launches = exe->plan("dyn", args);
+    if (!launches) {
+      ADD_FAILURE() << llvm::toString(launches.takeError());
+      return std::string();
+    }
+    return launches->size() == 1 ? exe->getKernels()[(*launches)[0].kernel].name : "";
+  };
+  char *base = reinterpret_cast<char *>(uintptr_t(1) << 20);
+  std::string fast = launched({Argument::tensor(base, {8, 4096}), Argument::tensor(base, {8, 4096})});
+  EXPECT_FALSE(llvm::StringRef(fast).ends_with("_general")) << fast;
+  std::string narrow =
+      launched({Argument::tensor(base, {8, 4092}), Argument::tensor(base, {8, 4092})});
+  EXPECT_EQ(narrow, fast + "_general");
+  int64_t strides[] = {4100, 1};
+  std::string strided = launched({Argument::tensor(base, {8, 4096}, strides),
+                                  Argument::tensor(base, {8, 4096})});
+  EXPECT_EQ(strided, fast + "_general");
 }
 
 TEST(APIDispatch, LaunchesFollowTheKernelsBlockAndGrowWithRows) {
@@ -147,9 +192,13 @@ TEST(APIDispatch, RulesArePrintedOverTheArguments) {
   const std::vector<std::string> &guards = f.launches[0].guards;
   ASSERT_EQ(guards.size(), 2u);
   EXPECT_EQ(guards[1], "arg0.size[1] <= " + std::to_string(tiers[0].maxWidth));
-  // The last tier runs when no earlier one matched.
-  EXPECT_EQ(f.launches.back().guards.size(), tiers.size());
-  EXPECT_EQ(f.launches.back().guards.back().rfind("!(arg0.size[1] <= ", 0), 0u);
+  // The last tier runs when no earlier one matched; its general kernel when its fast one does
+  // not apply.
+  const std::vector<std::string> &last = f.launches.back().guards;
+  ASSERT_EQ(last.size(), tiers.size() + 1);
+  EXPECT_EQ(last[tiers.size() - 1].rfind("!(arg0.size[1] <= ", 0), 0u);
+  EXPECT_EQ(last.back().rfind("!(", 0), 0u);
+  EXPECT_NE(last.back().find("address(arg0)"), std::string::npos) << last.back();
 }
 
 TEST(APIDispatch, WorkspaceForIntermediateTensors) {

@@ -217,6 +217,15 @@ llvm::Error HostProgram::evaluate(const FunctionInfo &info, llvm::ArrayRef<Argum
     case Opcode::Dim:
       s[in.result] = m[in.a].sizes[in.imm];
       break;
+    case Opcode::Stride:
+      s[in.result] = m[in.a].strides[in.imm];
+      break;
+    case Opcode::Offset:
+      s[in.result] = m[in.a].offset;
+      break;
+    case Opcode::AlignedPointer:
+      s[in.result] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(m[in.a].aligned));
+      break;
     case Opcode::AddI:
       s[in.result] = sext(ua + ub, w);
       break;

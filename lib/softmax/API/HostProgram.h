@@ -57,6 +57,9 @@ public:
   enum class Opcode : uint8_t {
     Constant, // s[result] = imm
     Dim,      // s[result] = m[a].sizes[imm]
+    Stride,   // s[result] = m[a].strides[imm]
+    Offset,   // s[result] = m[a].offset
+    AlignedPointer, // s[result] = m[a].aligned as an integer
     // Integers: aux is the bit width; values are kept sign-extended to 64 bits.
     AddI,
     SubI,

@@ -87,6 +87,8 @@ private:
   // Rules as text.
   std::string expr(Value v);
   std::string dimExpr(Value memref, int64_t d);
+  /// The memref argument (or view of one) that `memref` is, as text.
+  std::string memrefExpr(Value memref);
   void guardsOf(Operation *op, std::vector<std::string> &guards);
 
   HostProgram &p;
@@ -147,6 +149,17 @@ std::string HostProgramBuilder::dimExpr(Value memref, int64_t d) {
   return "dim(?, " + number(d) + ")";
 }
 
+std::string HostProgramBuilder::memrefExpr(Value memref) {
+  if (auto arg = dyn_cast<BlockArgument>(memref))
+    return "arg" + number(arg.getArgNumber());
+  Operation *op = memref.getDefiningOp();
+  if (auto cast = dyn_cast<memref::CastOp>(op))
+    return memrefExpr(cast.getSource());
+  if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op))
+    return "view(" + memrefExpr(op->getOperand(0)) + ")";
+  return "buffer";
+}
+
 std::string HostProgramBuilder::expr(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     return "arg" + number(arg.getArgNumber());
@@ -172,6 +185,19 @@ std::string HostProgramBuilder::expr(Value v) {
       .Case([&](memref::DimOp dim) {
         std::optional<int64_t> index = dim.getConstantIndex();
         return index ? dimExpr(dim.getSource(), *index) : call("dim");
+      })
+      .Case([&](memref::ExtractStridedMetadataOp meta) {
+        std::string source = stripParens(memrefExpr(meta.getSource()));
+        unsigned result = cast<OpResult>(v).getResultNumber();
+        unsigned rank = meta.getSizes().size();
+        if (result == 1)
+          return "offset(" + source + ")";
+        if (result < 2 + rank)
+          return dimExpr(meta.getSource(), result - 2);
+        return "stride(" + source + ", " + number(result - 2 - rank) + ")";
+      })
+      .Case([&](memref::ExtractAlignedPointerAsIndexOp pointer) {
+        return "address(" + stripParens(memrefExpr(pointer.getSource())) + ")";
       })
       .Case<arith::AddIOp, arith::AddFOp>([&](auto) { return binary("+"); })
       .Case<arith::SubIOp, arith::SubFOp>([&](auto) { return binary("-"); })
@@ -358,6 +384,25 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
           return dim.emitOpError("with a dynamic index is not supported by the C++ API");
         emit({Opcode::Dim, 0, defineScalar(dim.getResult()), memref(dim.getSource()), -1, -1,
               *index});
+        return success();
+      })
+      .Case([&](memref::ExtractStridedMetadataOp meta) -> LogicalResult {
+        // The fast-variant dispatch (RowKernel.h) reads offsets, sizes and strides; nothing
+        // reads the base buffer, which the interpreter does not model.
+        if (!meta.getBaseBuffer().use_empty())
+          return unsupported();
+        int32_t source = memref(meta.getSource());
+        emit({Opcode::Offset, 0, defineScalar(meta.getOffset()), source});
+        for (auto [d, size] : llvm::enumerate(meta.getSizes()))
+          emit({Opcode::Dim, 0, defineScalar(size), source, -1, -1, static_cast<int64_t>(d)});
+        for (auto [d, stride] : llvm::enumerate(meta.getStrides()))
+          emit({Opcode::Stride, 0, defineScalar(stride), source, -1, -1,
+                static_cast<int64_t>(d)});
+        return success();
+      })
+      .Case([&](memref::ExtractAlignedPointerAsIndexOp pointer) -> LogicalResult {
+        emit({Opcode::AlignedPointer, 0, defineScalar(pointer.getResult()),
+              memref(pointer.getSource())});
         return success();
       })
       .Case([&](arith::AddIOp) { return binary(Opcode::AddI); })

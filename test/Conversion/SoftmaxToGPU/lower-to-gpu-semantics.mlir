@@ -120,8 +120,9 @@ func.func @padding_fill(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<
 // CHECK-LABEL: gpu.func @boolean_0_multi_row
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: vector.load
-// CHECK: %[[C:.+]] = arith.minsi %{{.+}}, %c255 : index
-// CHECK-NEXT: %[[KEEP:.+]] = memref.load %arg2[%{{.+}}, %[[C]]] : memref<64x256xi1, strided<[?, 1], offset: ?>>
+// CHECK: %[[C:.+]] = arith.minsi %{{.+}}, %c255_i32 : i32
+// CHECK-NEXT: %[[CI:.+]] = arith.index_castui %[[C]] : i32 to index
+// CHECK-NEXT: %[[KEEP:.+]] = memref.load %arg2[%{{.+}}, %[[CI]]] : memref<64x256xi1, strided<[?, 1], offset: ?>>
 // CHECK-NEXT: arith.select %[[KEEP]], %{{.+}}, %[[NEGINF]] : f32
 func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<64x256xf32> {
   %m = softmax.mask %x, tensor %keep : tensor<64x256xf32>, tensor<64x256xi1>
@@ -133,25 +134,28 @@ func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<6
 
 // A bias is added (bias[j], read a vector at a time with the input's vectors); log_softmax is (x - max) - ln(sum), ln(sum) = lg2(sum) * ln 2,
 // and a row of -inf takes the zero policy through ln(sum) = 0 (its x - max stays -inf).
-// CHECK-LABEL: gpu.func @logsm_0_multi_row
-// CHECK-DAG: %[[LN2:.+]] = arith.constant 0.693147182 : f32
-// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// The vector path needs the bias aligned and starting on the input rows' residue:
-// CHECK: %{{.+}}, %[[BOFF:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %arg2
-// CHECK-NEXT: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %arg2
+// The fast kernel reads the bias a vector at a time: the host launches it only when the bias
+// is aligned and starts on the input rows' residue.
+// CHECK-LABEL: func.func @logsm(
+// CHECK: %{{.+}}, %[[BOFF:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %arg1
+// CHECK-NEXT: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %arg1
 // CHECK-NEXT: %[[BMIS:.+]] = arith.remui %[[BPTR]], %c16 : index
 // CHECK-NEXT: %[[BALIGNED:.+]] = arith.cmpi eq, %[[BMIS]], %c0 : index
 // CHECK-NEXT: %[[OK0:.+]] = arith.andi %{{.+}}, %[[BALIGNED]] : i1
 // CHECK-NEXT: %[[BRES:.+]] = arith.remui %[[BOFF]], %c4 : index
-// CHECK-NEXT: %[[IRES:.+]] = arith.remui %offset, %c4 : index
+// CHECK-NEXT: %[[IRES:.+]] = arith.remui %{{.+}}, %c4 : index
 // CHECK-NEXT: %[[SAME:.+]] = arith.cmpi eq, %[[IRES]], %[[BRES]] : index
 // CHECK-NEXT: %[[OK1:.+]] = arith.andi %[[OK0]], %[[SAME]] : i1
-// CHECK-NEXT: %[[SRES:.+]] = arith.remui %strides#0, %c4 : index
+// CHECK-NEXT: %[[SRES:.+]] = arith.remui %{{.+}}, %c4 : index
 // CHECK-NEXT: %[[WHOLE:.+]] = arith.cmpi eq, %[[SRES]], %c0 : index
 // CHECK-NEXT: %[[OK:.+]] = arith.andi %[[OK1]], %[[WHOLE]] : i1
-// CHECK: %[[FAST:.+]] = arith.andi %[[OK]], %{{.+}} : i1
+// CHECK-NEXT: %[[FAST:.+]] = arith.andi %[[OK]], %{{.+}} : i1
 // CHECK-NEXT: scf.if %[[FAST]] {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@logsm_0_multi_row blocks
+// CHECK-LABEL: gpu.func @logsm_0_multi_row(
+// CHECK-DAG: %[[LN2:.+]] = arith.constant 0.693147182 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: vector.load %arg0
 // CHECK: %[[BV:.+]] = vector.load %arg2[%{{.+}}] {alignment = 16 : i64} : memref<256xf32, strided<[1], offset: ?>>, vector<4xf32>
 // CHECK: %[[B:.+]] = vector.extract %[[BV]][0] : f32 from vector<4xf32>
@@ -179,7 +183,7 @@ func.func @logsm(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf
 // row's 128 lanes meet in a butterfly starting at xor 16 (width 32).
 // CHECK-LABEL: gpu.func @chunked_0_chunked_online
 // CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
-// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%[[M:.+]] = %{{.+}}, %[[S:.+]] = %{{.+}}) -> (f32, f32)
+// CHECK: scf.for %{{.+}} = %c0_i32 to %{{.+}} step %c1_i32 iter_args(%[[M:.+]] = %{{.+}}, %[[S:.+]] = %{{.+}}) -> (f32, f32)
 // CHECK: %[[SAFE:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[M]], %[[SAFE]] : f32
 // CHECK-NEXT: %[[DL:.+]] = arith.mulf %[[D]], %[[LOG2E]] : f32

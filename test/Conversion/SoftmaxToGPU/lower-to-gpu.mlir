@@ -1,7 +1,8 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu,canonicalize)' --split-input-file | FileCheck %s
 
 // Host: tensors become strided memrefs, the result a trailing output argument; one launch
-// of ceil(M / rows) blocks; the kernel reads 16-byte vectors where the rows are aligned.
+// of ceil(M / rows) blocks: of the plan's fast kernel when the rows are aligned whole vectors,
+// else of its general kernel (RowKernel.h).
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @softmax(%[[X:.+]]: memref<4096x1024xf32, strided<[?, 1], offset: ?>>, %[[Y:.+]]: memref<4096x1024xf32, strided<[?, 1], offset: ?>>)
 // CHECK-SAME: attributes {llvm.emit_c_interface}
@@ -9,44 +10,38 @@
 // CHECK-DAG: %[[THREADS:.+]] = arith.constant 256 : index
 // CHECK-DAG: %[[XR:.+]] = memref.cast %[[X]] : memref<4096x1024xf32, strided<[?, 1], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK-DAG: %[[YR:.+]] = memref.cast %[[Y]]
-// CHECK: gpu.launch_func @softmax_kernels::@softmax_0_row_registers blocks in (%[[BLOCKS]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) args(%[[XR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[YR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>
-// CHECK-NEXT: return
-// CHECK: gpu.module @softmax_kernels
-// CHECK: gpu.func @softmax_0_row_registers(%[[IN:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[OUT:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
-// CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 72 : i32}
-// CHECK-DAG: %[[NEGINF4:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
-// CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
-// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[W:.+]] = arith.constant 1024 : index
-// Vectors apply when both pointers are 16-byte aligned and the output's offset and row stride
-// agree with the input's modulo a vector (so both rows have the same misalignment).
-// CHECK: memref.extract_strided_metadata %[[IN]]
-// CHECK: memref.extract_strided_metadata %[[OUT]]
-// CHECK: %[[OUTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
-// CHECK: arith.remui %[[OUTPTR]], %c16 : index
-// CHECK: %[[INPTR:.+]] = memref.extract_aligned_pointer_as_index %[[IN]]
-// CHECK: arith.remui %[[INPTR]], %c16 : index
-// CHECK: arith.remui %{{.+}}, %c4 : index
-// CHECK: arith.remui %{{.+}}, %c4 : index
-// CHECK: arith.remui %{{.+}}, %c4 : index
-// CHECK: arith.remui %{{.+}}, %c4 : index
-// CHECK: %[[APPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
 // The fast variant: the input's offset and row stride are whole vectors (the static width is
-// too) and the row count is below 2^30, so rows start on vector boundaries and row and column
-// arithmetic is i32.
-// CHECK-NEXT: %{{.+}}, %[[FOFF:.+]], %[[FSIZES:.+]]:2, %[[FSTRIDES:.+]]:2 = memref.extract_strided_metadata %[[IN]]
+// too, and the static row count below 2^30, so that row and column arithmetic is i32)...
+// CHECK: %{{.+}}, %[[FOFF:.+]], %{{.+}}:2, %[[FSTRIDES:.+]]:2 = memref.extract_strided_metadata %[[X]]
 // CHECK-NEXT: %[[SR:.+]] = arith.remui %[[FSTRIDES]]#0, %c4 : index
 // CHECK-NEXT: %[[SW:.+]] = arith.cmpi eq, %[[SR]], %c0 : index
 // CHECK-NEXT: %[[OR:.+]] = arith.remui %[[FOFF]], %c4 : index
 // CHECK-NEXT: %[[OW:.+]] = arith.cmpi eq, %[[OR]], %c0 : index
 // CHECK-NEXT: %[[WHOLE:.+]] = arith.andi %[[OW]], %[[SW]] : i1
-// CHECK-NEXT: %[[FITS:.+]] = arith.cmpi ult, %[[FSIZES]]#0, %c1073741824 : index
-// CHECK-NEXT: %[[FASTOK:.+]] = arith.andi %[[WHOLE]], %[[FITS]] : i1
-// CHECK-NEXT: %[[FAST:.+]] = arith.andi %[[APPLY]], %[[FASTOK]] : i1
+// ...and vectors apply: both pointers are 16-byte aligned and the output's offset and row
+// stride agree with the input's modulo a vector (so both rows have the same misalignment).
+// CHECK: memref.extract_strided_metadata %[[Y]]
+// CHECK: %[[OUTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[YR]]
+// CHECK-NEXT: arith.remui %[[OUTPTR]], %c16 : index
+// CHECK: %[[INPTR:.+]] = memref.extract_aligned_pointer_as_index %[[XR]]
+// CHECK-NEXT: arith.remui %[[INPTR]], %c16 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: %[[APPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK-NEXT: %[[FAST:.+]] = arith.andi %[[APPLY]], %[[WHOLE]] : i1
 // CHECK-NEXT: scf.if %[[FAST]] {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@softmax_0_row_registers blocks in (%[[BLOCKS]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) args(%[[XR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[YR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@softmax_0_row_registers_general blocks in (%[[BLOCKS]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) args(%[[XR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[YR]] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// CHECK: gpu.module @softmax_kernels
+// The fast kernel: nothing tests alignment; row and column arithmetic is i32; no edge columns.
+// CHECK: gpu.func @softmax_0_row_registers(%[[FIN:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 72 : i32}
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
 // CHECK: %[[TID32:.+]] = arith.index_cast %{{.+}} : index to i32
 // CHECK-NEXT: %[[FLANE:.+]] = arith.remui %[[TID32]], %c64_i32 : i32
 // CHECK: %[[FROW:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
@@ -58,9 +53,32 @@
 // CHECK-NEXT: scf.if %[[FREAD]] -> (vector<4xf32>) {
 // CHECK-NEXT: %[[FR:.+]] = arith.index_castui %[[FROW]] : i32 to index
 // CHECK-NEXT: %[[FC:.+]] = arith.index_castui %[[FCOL]] : i32 to index
-// CHECK-NEXT: vector.load %[[IN]][%[[FR]], %[[FC]]] {alignment = 16 : i64}
-// The general variant (64-bit, rows split at vector boundaries), else the scalar loop.
-// CHECK: scf.if %[[APPLY]] {
+// CHECK-NEXT: vector.load %[[FIN]][%[[FR]], %[[FC]]] {alignment = 16 : i64}
+// CHECK-NOT: memref.load %[[FIN]]
+// CHECK: gpu.return
+// The general kernel: vectors (64-bit, rows split at vector boundaries) where input and output
+// are misaligned alike, else the scalar loop.
+// CHECK: gpu.func @softmax_0_row_registers_general(%[[IN:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[OUT:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
+// CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 72 : i32}
+// CHECK-DAG: %[[NEGINF4:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
+// CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[W:.+]] = arith.constant 1024 : index
+// CHECK: memref.extract_strided_metadata %[[IN]]
+// CHECK: memref.extract_strided_metadata %[[OUT]]
+// CHECK: %[[GOUTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: arith.remui %[[GOUTPTR]], %c16 : index
+// CHECK: %[[GINPTR:.+]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: arith.remui %[[GINPTR]], %c16 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: arith.remui %{{.+}}, %c4 : index
+// CHECK: %[[GAPPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK-NEXT: scf.if %[[GAPPLY]] {
 // 64 lanes a row, 4 rows a block: lane = tid % 64, row = bid * 4 + tid / 64 (a pipelined
 // kernel works through row groups instead: the bf16 case below).
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64 : index
@@ -199,7 +217,11 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_12 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13
+// Rows wider than every tier: the chunked plan, fast or general.
+// CHECK: scf.if %{{.+}} {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13 blocks
+// CHECK-NEXT: } else {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13_general blocks
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the

@@ -117,7 +117,11 @@ public:
 private:
   LogicalResult checkSupported();
   LogicalResult lowerFused(FusedOp op, Value destination);
-  void launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
+  /// The kernels of one plan: the general one, and the fast one where the plan has it.
+  struct PlanKernels {
+    gpu::GPUFuncOp general, fast;
+  };
+  void launch(FusedOp op, StrategyAttr plan, PlanKernels kernels,
               ArrayRef<Value> kernelOperands, Value rowCount, Value width);
   Value memrefFor(Value tensor) { return memrefs.lookup(tensor); }
 
@@ -170,9 +174,19 @@ LogicalResult FunctionLowering::checkSupported() {
   return failure(result.wasInterrupted());
 }
 
-void FunctionLowering::launch(FusedOp op, StrategyAttr plan, gpu::GPUFuncOp kernel,
+void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
                               ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
   Location loc = op.getLoc();
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  gpu::GPUFuncOp kernel = planKernels.general;
+  if (planKernels.fast) {
+    // if (the rows are aligned, whole vectors and small) fast else general (RowKernel.h).
+    Value fast = buildFastVariantCondition(builder, op, plan, kernelOperands);
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fast, /*withElseRegion=*/true);
+    builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    launch(op, plan, {planKernels.fast, {}}, kernelOperands, rowCount, width);
+    builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  }
   Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value threads = arith::ConstantIndexOp::create(builder, loc, plan.getBlockSize());
@@ -219,13 +233,20 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     plans = {*fits};
   }
   std::string base = (func.getSymName() + "_" + Twine(kernelCount++)).str();
-  SmallVector<gpu::GPUFuncOp> kernelFuncs;
+  SmallVector<PlanKernels> kernelFuncs;
   for (auto [i, plan] : llvm::enumerate(plans)) {
     std::string name = base + "_" + stringifyKernelPlan(plan.getPlan()).str();
     if (plans.size() > 1)
       name += "_" + std::to_string(i);
-    kernelFuncs.push_back(
-        buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op, plan));
+    PlanKernels planKernels;
+    if (hasFastVariant(op, plan)) {
+      planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
+                                        plan, RowKernelVariant::Fast);
+      name += "_general";
+    }
+    planKernels.general = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
+                                         plan, RowKernelVariant::General);
+    kernelFuncs.push_back(planKernels);
   }
 
   // Nothing to do for an empty tensor (and a grid of zero blocks is a launch error).

@@ -102,6 +102,9 @@ namespace {
 
 constexpr double kLog2E = 1.4426950408889634;
 constexpr double kLn2 = 0.6931471805599453;
+/// Row counts and widths below this take the fast variant's i32 arithmetic, with room for a
+/// span past the row.
+constexpr int64_t kFastLimit = int64_t(1) << 30;
 
 /// Emits the body of one kernel. The members hold the values every part needs (the thread's
 /// row, its column limits, the per-row state of the masks).
@@ -113,7 +116,11 @@ public:
         chunks(plan.getChunks()), rank(op.getInput().getType().getRank()),
         f32(b.getF32Type()), it(b.getIndexType()) {}
 
-  void emit();
+  void emit(RowKernelVariant variant);
+  /// Whether the fast variant can apply (see hasFastVariant).
+  bool fastVariantPossible();
+  /// Host code: vectorsApply() and fastApplies() over the kernel's operands.
+  Value fastCondition(ValueRange kernelOperands);
 
 private:
   // Constants and small helpers. Row and column arithmetic is done in `it`: i32 in the fast
@@ -518,19 +525,23 @@ Value KernelEmitter::vectorsApply() {
   return ok;
 }
 
-Value KernelEmitter::fastApplies() {
+bool KernelEmitter::fastVariantPossible() {
+  if (vector == 1)
+    return false;
   // Rows narrower than 256 bytes a span run slower in the fast variant on the H200 (bf16 N = 32,
   // one lane a row: 0.69x copy against 0.81x for the general variant; f32 N = 32: 0.97x against
   // 1.00x): with so few instructions between them, a warp's loads and stores, each touching
   // many rows, bunch up in the memory pipeline (ncu: lg_throttle and long-scoreboard stalls).
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   if (lanes * vector * chunks * inputBytes < 256)
-    return Value();
-  constexpr int64_t kFastLimit = int64_t(1) << 30;
+    return false;
   int64_t staticWidth = op.getRowWidth();
-  if (!ShapedType::isDynamic(staticWidth) &&
-      (staticWidth % vector != 0 || staticWidth >= kFastLimit))
-    return Value();
+  return ShapedType::isDynamic(staticWidth) ||
+         (staticWidth % vector == 0 && staticWidth < kFastLimit);
+}
+
+Value KernelEmitter::fastApplies() {
+  int64_t staticWidth = op.getRowWidth();
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, in);
   auto isWhole = [&](Value v) {
     return cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, v, idx(vector)),
@@ -542,6 +553,15 @@ Value KernelEmitter::fastApplies() {
   if (ShapedType::isDynamic(staticWidth))
     ok = andi(ok, andi(isWhole(meta.getSizes()[1]), below(meta.getSizes()[1])));
   return ok;
+}
+
+Value KernelEmitter::fastCondition(ValueRange kernelOperands) {
+  in = kernelOperands[0];
+  out = kernelOperands[1];
+  for (Value operand : kernelOperands.slice(2, op.getSideOperands().size()))
+    side.push_back(operand);
+  it = b.getIndexType();
+  return andi(vectorsApply(), fastApplies());
 }
 
 void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
@@ -1158,7 +1178,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
   }
 }
 
-void KernelEmitter::emit() {
+void KernelEmitter::emit(RowKernelVariant variant) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   unsigned numSide = op.getSideOperands().size();
@@ -1242,50 +1262,47 @@ void KernelEmitter::emit() {
       emitChunkedPlan(/*shared=*/false);
     });
   };
-  // Three variants, chosen once per launch (uniform over the grid):
-  //  - the common case: every row starts on a vector boundary and is whole vectors (no edge
-  //    columns, no per-row alignment arithmetic), sizes below 2^30 (32-bit row and column
-  //    arithmetic: on the GPU a 64-bit add, compare or select is two instructions, a multiply
-  //    three, and that arithmetic was half of a masked 16-bit kernel's instructions);
-  //  - any rows whose input and output are misaligned alike: edge columns and 64-bit indices;
-  //  - operands misaligned differently (rare: views with odd offsets or strides of different
-  //    residues): one scalar column a lane in a loop, correct for any layout.
-  if (vector == 1) {
+  // The fast variant (RowKernel.h) or the general one: vectors with edge columns and 64-bit
+  // indices when the input and output are misaligned alike, else (rare: views with odd offsets
+  // or strides of different residues) one scalar column a lane in a loop, correct for any
+  // layout. The choice is uniform over the grid.
+  if (variant == RowKernelVariant::Fast) {
+    enter(b.getI32Type(), /*alignedRows=*/true);
+    emitPlan();
+  } else if (vector == 1) {
     enter(indexType, /*alignedRows=*/false);
     emitPlan();
   } else {
     it = indexType;
-    Value vectors = vectorsApply();
-    Value fast = fastApplies();
-    auto emitGeneral = [&] {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectors, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-      enter(indexType, /*alignedRows=*/false);
-      emitPlan();
-      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-      emitScalarLoop();
-    };
-    if (!fast) {
-      emitGeneral();
-    } else {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, andi(vectors, fast),
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-      enter(b.getI32Type(), /*alignedRows=*/true);
-      emitPlan();
-      b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-      emitGeneral();
-    }
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, vectorsApply(), /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    enter(indexType, /*alignedRows=*/false);
+    emitPlan();
+    b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+    emitScalarLoop();
   }
   gpu::ReturnOp::create(b, loc);
 }
 
 } // namespace
 
+bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
+  OpBuilder builder(op.getContext());
+  return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
+}
+
+Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
+                                               ValueRange kernelOperands) {
+  assert(hasFastVariant(op, plan) && "the plan has no fast variant");
+  return KernelEmitter(builder, op, plan, nullptr).fastCondition(kernelOperands);
+}
+
 gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
-                                             StringRef name, FusedOp op, StrategyAttr plan) {
+                                             StringRef name, FusedOp op, StrategyAttr plan,
+                                             RowKernelVariant variant) {
+  assert((variant != RowKernelVariant::Fast || hasFastVariant(op, plan)) &&
+         "the plan has no fast variant");
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   MLIRContext *context = builder.getContext();
@@ -1321,6 +1338,6 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
 
-  KernelEmitter(builder, op, plan, func).emit();
+  KernelEmitter(builder, op, plan, func).emit(variant);
   return func;
 }

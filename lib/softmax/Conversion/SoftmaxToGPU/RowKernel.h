@@ -41,10 +41,33 @@ Value buildBlockCount(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr
 /// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput).
 bool isPipelined(FusedOp op, StrategyAttr plan);
 
-/// Builds `gpu.func @name` in `module` computing `op` with `plan`. Rows are the input's
-/// leading dimensions collapsed; the op's axis must be the last.
+/// The code a kernel of a plan holds. A plan whose rows can be fast (hasFastVariant) gets two
+/// kernels, and the host launches one of them for the whole grid:
+///  - Fast: every row starts on a vector boundary and is whole vectors, input and output (and
+///    any bias along the row) aligned alike, sizes below 2^30: 32-bit row and column arithmetic,
+///    no edge columns, no per-row alignment arithmetic (buildFastVariantCondition);
+///  - General: any rows; vectors with edge columns and 64-bit indices where the operands are
+///    misaligned alike, else one scalar column a lane in a loop.
+/// Two kernels rather than one with both paths: ptxas gives a kernel the registers of its
+/// hungriest path, and the general path's 64-bit arithmetic costs the fast one occupancy (bf16
+/// N = 1024 on sm_90: 104 registers with both, 77 for the fast path alone).
+enum class RowKernelVariant { Fast, General };
+
+/// Whether rows of `op` can take the fast variant with `plan` (its vectors are wider than one
+/// element, the static width allows it, and a thread's span is wide enough to profit).
+bool hasFastVariant(FusedOp op, StrategyAttr plan);
+
+/// Host code: whether the fast variant applies to the launch of `op` with `plan` on
+/// `kernelOperands` (the kernel's parameters, getRowKernelParameterTypes). Needs
+/// hasFastVariant(op, plan).
+Value buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
+                                ValueRange kernelOperands);
+
+/// Builds `gpu.func @name` in `module` computing `op` with `plan`, holding `variant`'s code
+/// (Fast needs hasFastVariant). Rows are the input's leading dimensions collapsed; the op's
+/// axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
-                              FusedOp op, StrategyAttr plan);
+                              FusedOp op, StrategyAttr plan, RowKernelVariant variant);
 
 } // namespace mlir::softmax
 

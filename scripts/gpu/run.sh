@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile|python]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|compare|capi|probe|profile|python]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -188,6 +188,12 @@ sanitizer_tool() {
 }
 
 # Hand-written plans side by side: the numbers behind the thresholds (docs/strategies.md).
+sweep16() {
+  # Values a thread for 16-bit register plans, up to 64 (the fast kernels need fewer registers).
+  python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs" \
+    --types bf16 --widths 128,512,1024,2048,4096,8192,16384 --values 8,16,32,64 --no-chunked
+}
+
 sweep() {
   python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs"
 }

@@ -4,7 +4,8 @@ widths (2^27 elements each, as the anchors), time hand-written plans that differ
 thread, lanes and plan kind, each as a fraction of a device-to-device copy of the same bytes
 measured in the same process. One case at a time.
 
-    sweep.py --runner PATH [--out DIR] [--jsonl-dir DIR]
+    sweep.py --runner PATH [--out DIR] [--jsonl-dir DIR] [--types f32,bf16] [--widths 32,512]
+             [--values 8,16,32] [--no-chunked]
 
 Prints, per (type, width), every candidate and the best last; writes DIR/sweep.md.
 """
@@ -26,10 +27,10 @@ def pow2ceil(x):
     return p
 
 
-def candidates(n, elem_bytes):
+def candidates(n, elem_bytes, values_list=(8, 16, 32), chunked=True):
     widest = 16 // elem_bytes
     out = []
-    for values in (8, 16, 32):
+    for values in values_list:
         lanes = min(1024, pow2ceil(max(1, -(-n // values))))
         vector = widest
         if lanes < widest:
@@ -37,14 +38,14 @@ def candidates(n, elem_bytes):
                 vector //= 2
         per = -(-n // lanes)
         per = -(-per // vector) * vector
-        if per > 32 or per // vector > 64:
+        if per > max(values_list) or per // vector > 64:
             continue
         rows = max(1, 256 // lanes) if lanes < 256 else 1
         rows = max(rows, 32 // min(lanes, 32))
         plan = "multi_row" if lanes <= 32 else "row_registers"
         out.append(f"#softmax.strategy<{plan}, lanes = {lanes}, rows = {rows}, vector = {vector}, "
                    f"chunks = {per // vector}>")
-    if n >= 8192:
+    if n >= 8192 and chunked:
         for lanes, values in ((1024, 16), (1024, 32), (512, 32)):
             chunks = max(1, values // widest)
             if n * 4 <= 227 * 1024 - 1024:
@@ -60,16 +61,24 @@ def main():
     parser.add_argument("--runner", default=os.environ.get("SOFTMAX_RUN", "softmax-run"))
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--jsonl-dir", default=None)
+    parser.add_argument("--types", default="f32,bf16", help="element types, comma-separated")
+    parser.add_argument("--widths", default=",".join(map(str, WIDTHS)))
+    parser.add_argument("--values", default="8,16,32", help="values a thread, comma-separated")
+    parser.add_argument("--no-chunked", action="store_true", help="register plans only")
     args = parser.parse_args()
+    type_bytes = {"f32": 4, "bf16": 2, "f16": 2}
+    types = [(t, type_bytes[t]) for t in args.types.split(",")]
+    widths = [int(w) for w in args.widths.split(",")]
+    values_list = tuple(int(v) for v in args.values.split(","))
     work = tempfile.mkdtemp(prefix="softmax-sweep-")
     results = []
     lines = ["| type | width | plan | us | x copy | best |", "|---|---|---|---|---|---|"]
-    for dtype, elem_bytes in (("f32", 4), ("bf16", 2)):
-        for n in WIDTHS:
+    for dtype, elem_bytes in types:
+        for n in widths:
             m = max(1, ELEMENTS // n)
             t = f"tensor<{m}x{n}x{dtype}>"
             rows = []
-            for strategy in candidates(n, elem_bytes):
+            for strategy in candidates(n, elem_bytes, values_list, not args.no_chunked):
                 src = os.path.join(work, "case.mlir")
                 with open(src, "w") as f:
                     f.write(f"func.func @sweep(%x: {t}) -> {t} {{\n"

@@ -3,7 +3,10 @@
 // Plans at and around each threshold (docs/strategies.md has the measurements behind them), for
 // f32, f16 and bf16, with M = 65536 rows:
 //  - values a thread: f32: 8 for rows of at most 64, 16 up to 4096 columns, 32 up to 8192, 64
-//    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 32, 64 beyond 8192;
+//    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 32 up to 64
+//    columns (one or two lanes a row), then at least 8 with up to 32 lanes (65: 16 lanes of 8,
+//    512: 32 of 16), then 256 lanes up to 8192 columns (1025: 256 of 8, 4096: 256 of 16), and
+//    512 lanes of 32 at 16384;
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
 //    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
 //    columns, the widest measured (f32: 256 lanes x 64 values);
@@ -201,7 +204,7 @@ func.func @n64_f16(%x: tensor<65536x64xf16>) -> tensor<65536x64xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n65_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>]
 func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xf16> -> tensor<65536x65xf16>
   return %0 : tensor<65536x65xf16>
@@ -210,7 +213,7 @@ func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
 func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xf16> -> tensor<65536x512xf16>
   return %0 : tensor<65536x512xf16>
@@ -237,7 +240,7 @@ func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>]
 func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
   return %0 : tensor<65536x1025xf16>
@@ -246,7 +249,7 @@ func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
 func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xf16> -> tensor<65536x4096xf16>
   return %0 : tensor<65536x4096xf16>
@@ -264,7 +267,7 @@ func.func @n4097_f16(%x: tensor<65536x4097xf16>) -> tensor<65536x4097xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16384_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16384_f16(%x: tensor<65536x16384xf16>) -> tensor<65536x16384xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xf16> -> tensor<65536x16384xf16>
   return %0 : tensor<65536x16384xf16>
@@ -345,7 +348,7 @@ func.func @n64_bf16(%x: tensor<65536x64xbf16>) -> tensor<65536x64xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n65_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>]
 func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x65xbf16> -> tensor<65536x65xbf16>
   return %0 : tensor<65536x65xbf16>
@@ -354,7 +357,7 @@ func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
 func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xbf16> -> tensor<65536x512xbf16>
   return %0 : tensor<65536x512xbf16>
@@ -381,7 +384,7 @@ func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>]
 func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
   return %0 : tensor<65536x1025xbf16>
@@ -390,7 +393,7 @@ func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
 func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xbf16> -> tensor<65536x4096xbf16>
   return %0 : tensor<65536x4096xbf16>
@@ -408,7 +411,7 @@ func.func @n4097_bf16(%x: tensor<65536x4097xbf16>) -> tensor<65536x4097xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16384_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16384_bf16(%x: tensor<65536x16384xbf16>) -> tensor<65536x16384xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16384xbf16> -> tensor<65536x16384xbf16>
   return %0 : tensor<65536x16384xbf16>
@@ -455,7 +458,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

@@ -174,7 +174,10 @@ private:
   void setRow(Value rowValue, Value active = Value());
   Value rowIndex(int64_t dim) { return rowIdx[dim]; }
   /// Index into a side operand that broadcasts to the input (`toRow` false) or to the row shape.
-  SmallVector<Value> broadcastIndices(Value side, Value column, bool toRow);
+  /// `columnInRow`: the caller knows `column` lies in the row and the operand's last dimension
+  /// is the row's (a vector bias, isVectorBias, on the vector path): no clamp, no broadcast test.
+  SmallVector<Value> broadcastIndices(Value side, Value column, bool toRow,
+                                      bool columnInRow = false);
   /// Whether `memref`'s aligned pointer is a multiple of `elements` elements' bytes.
   Value isPointerAligned(Value memref, Type elementType, int64_t elements);
   /// Columns before the first vector boundary of this thread's row in `memref`.
@@ -623,13 +626,18 @@ void KernelEmitter::storeScalar(Value column, Value valid, Value value) {
   });
 }
 
-SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column, bool toRow) {
+SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column, bool toRow,
+                                                   bool columnInRow) {
   auto type = cast<MemRefType>(sideValue.getType());
   int64_t sideRank = type.getRank();
   int64_t targetRank = toRow ? rank - 1 : rank;
   SmallVector<Value> indices;
   for (int64_t j = 0; j < sideRank; ++j) {
     int64_t d = targetRank - sideRank + j;
+    if (columnInRow && j == sideRank - 1) {
+      indices.push_back(wide(column));
+      continue;
+    }
     Value full = wide((!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d));
     int64_t size = type.getDimSize(j);
     if (size == 1) {
@@ -714,7 +722,10 @@ Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)
     if (!bias)
       continue;
     Value memref = side[bias.getOperand()];
-    SmallVector<Value> idx = broadcastIndices(memref, column0, /*toRow=*/false);
+    // A vector is read only when it lies in the row, and vectorsApply checked that a vector
+    // bias's last dimension is the row's: its column needs no clamp and no broadcast test.
+    SmallVector<Value> idx =
+        broadcastIndices(memref, column0, /*toRow=*/false, /*columnInRow=*/isVectorBias(i));
     if (!isVectorBias(i)) {
       biasElements[i].assign(vector, memref::LoadOp::create(b, loc, memref, idx));
       continue;

@@ -8,7 +8,8 @@
 
 namespace softmax::api {
 
-/// The options of --softmax-to-nvvm (Pipelines.h has their meaning), plus the front door.
+/// The options of --softmax-to-nvvm (Pipelines.h has their meaning), plus the front door and
+/// the compile cache (docs/api.md).
 struct CompileOptions {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
@@ -21,7 +22,13 @@ struct CompileOptions {
   /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
   bool raise = false;
 
-  /// A canonical text of every option: part of the compile cache's key.
+  /// The on-disk compile cache: a directory of compiled executables named by their key.
+  /// Empty: $SOFTMAX_CACHE_DIR, else $XDG_CACHE_HOME/softmax-compiler, else
+  /// ~/.cache/softmax-compiler. "off" (here or in $SOFTMAX_CACHE_DIR) disables it. Does not
+  /// change the result.
+  std::string cacheDir;
+
+  /// A canonical text of the options that decide the result (not cacheDir).
   std::string str() const;
 };
 

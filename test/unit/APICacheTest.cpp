@@ -371,9 +371,10 @@ TEST(APICache, OptionsThatChangeTheResultChangeTheKey) {
   }
   EXPECT_EQ(directory.entries().size(), 3u);
 
-  // The directory does not change the result, so it is not in the key; the defaults are
-  // spelled out, so leaving an option unset or setting its default is one key.
+  // Neither the directory nor verification changes the result, so neither is in the key; the
+  // defaults are spelled out, so leaving an option unset or setting its default is one key.
   CompileOptions same = options;
+  same.verifyPasses = !options.verifyPasses;
   same.cacheDir = directory.str() + "/.";
   same.chip = "sm_90";
   EXPECT_EQ(same.str(), options.str());

@@ -25,6 +25,7 @@
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <mutex>
@@ -46,6 +47,16 @@ void getPipelineOptions(const CompileOptions &options,
 }
 
 } // namespace
+
+bool ::softmax::api::getDefaultVerifyPasses() {
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("SOFTMAX_VERIFY_PASSES"))
+    return *env != "0";
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
 
 std::string CompileOptions::str() const {
   // Printed by the pipeline's own options, so that every option it has, including one added
@@ -162,7 +173,10 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
   for (auto func : module->getOps<func::FuncOp>())
     inputCounts[func.getSymName()] = func.getNumArguments();
 
+  // The parser verified the input; after that, passes are verified only on request
+  // (CompileOptions::verifyPasses).
   PassManager toGPU(&context);
+  toGPU.enableVerifier(options.verifyPasses);
   if (options.raise)
     toGPU.addNestedPass<func::FuncOp>(mlir::softmax::createRaisePass());
   mlir::softmax::buildSoftmaxToGPUPipeline(toGPU, pipeline);
@@ -193,6 +207,7 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
                      "with softmax ops)");
 
   PassManager toBinary(&context);
+  toBinary.enableVerifier(options.verifyPasses);
   mlir::softmax::buildGPUToNVVMBinaryPipeline(toBinary, pipeline);
   if (failed(toBinary.run(*module)))
     return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");

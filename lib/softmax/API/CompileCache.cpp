@@ -187,6 +187,10 @@ DiskLookup softmax::api::loadEntry(llvm::StringRef directory, const CacheKey &ke
                                    const CompileOptions &options,
                                    std::shared_ptr<const Executable> &executable) {
   std::string path = getEntryPath(directory, key);
+  // Mapped: reading it instead (IsVolatile) took 7.5 ms against 5.9 for a 1.1 MB entry in a new
+  // process (one trial, on a loaded machine). Entries are only ever replaced by a rename, which
+  // leaves a mapping valid; a program truncating an entry in place while it is read would raise
+  // SIGBUS here.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(
       path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!file)

@@ -12,6 +12,10 @@ config.test_exec_root = os.path.join(config.softmax_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+# The C++/C/Python API in tests: every pass verified, and no disk cache (a test that wants one
+# names its own directory), so that each test compiles for real and none writes to ~/.cache.
+config.environment["SOFTMAX_VERIFY_PASSES"] = "1"
+config.environment["SOFTMAX_CACHE_DIR"] = "off"
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%softmax_src_root", config.softmax_src_root))

@@ -46,6 +46,9 @@ typedef struct softmax_compile_options {
   int64_t registers_per_thread; /**< 0: the chip's */
   int64_t threads_per_block;    /**< 0: the chip's */
   int raise;                    /**< nonzero: run softmax-raise first (linalg input) */
+  const char *cache_dir;        /**< the on-disk compile cache: NULL or "" for the default
+                                     ($SOFTMAX_CACHE_DIR, else $XDG_CACHE_HOME/softmax-compiler,
+                                     else ~/.cache/softmax-compiler), "off" for none */
 } softmax_compile_options;
 
 /** Fills `options` with the defaults above. */
@@ -54,8 +57,9 @@ SOFTMAX_C_EXPORT void softmax_compile_options_init(softmax_compile_options *opti
 typedef struct softmax_executable softmax_executable;
 
 /** Compiles MLIR text (`length` bytes; need not be NUL-terminated). `options` may be NULL for
- *  the defaults. Compiled executables are cached on (text, options): compiling the same
- *  program again is cheap and yields the same executable. On success `*executable` is a new
+ *  the defaults. Compiled executables are cached on (text, options), in memory (compiling the
+ *  same program again yields the same executable) and on disk (a later process reads the PTX
+ *  or cubin instead of compiling; see cache_dir). On success `*executable` is a new
  *  handle to release with softmax_executable_destroy. */
 SOFTMAX_C_EXPORT softmax_error *softmax_compile(const char *source, size_t length,
                                                 const softmax_compile_options *options,

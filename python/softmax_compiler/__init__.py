@@ -11,6 +11,7 @@ caller's stream, without synchronising.
     exe.run("softmax_f32", x, y)   # x, y: CUDA tensors; y is the output
 """
 import ctypes
+import os
 import threading
 from collections import namedtuple
 
@@ -194,10 +195,12 @@ def _stream_handle(stream, values):
 
 
 def compile(source, *, chip="sm_90", features="+ptx80", opt_level=3, format="isa",
-            registers_per_thread=0, threads_per_block=0, raise_linalg=False):
+            registers_per_thread=0, threads_per_block=0, raise_linalg=False, cache_dir=None):
     """Compiles MLIR text (the softmax dialect, or linalg with raise_linalg=True) to an
-    Executable. Compilations are cached on (text, options). Raises SoftmaxError with the
-    diagnostics on a bad program or option."""
+    Executable. Compilations are cached on (text, options), in memory and on disk: cache_dir
+    names the directory (None: $SOFTMAX_CACHE_DIR, else $XDG_CACHE_HOME/softmax-compiler, else
+    ~/.cache/softmax-compiler; "off": no disk cache). Raises SoftmaxError with the diagnostics
+    on a bad program or option."""
     lib = _library()
     options = _capi.CompileOptions()
     lib.softmax_compile_options_init(ctypes.byref(options))
@@ -207,6 +210,8 @@ def compile(source, *, chip="sm_90", features="+ptx80", opt_level=3, format="isa
     options.registers_per_thread = registers_per_thread
     options.threads_per_block = threads_per_block
     options.raise_ = 1 if raise_linalg else 0
+    if cache_dir is not None:
+        options.cache_dir = os.fsencode(cache_dir)
     data = source.encode() if isinstance(source, str) else bytes(source)
     handle = ctypes.c_void_p()
     _check(lib.softmax_compile(data, len(data), ctypes.byref(options), ctypes.byref(handle)))

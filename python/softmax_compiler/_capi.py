@@ -19,7 +19,7 @@ class CompileOptions(ctypes.Structure):
     _fields_ = [("chip", ctypes.c_char_p), ("features", ctypes.c_char_p),
                 ("opt_level", ctypes.c_int), ("format", ctypes.c_char_p),
                 ("registers_per_thread", ctypes.c_int64), ("threads_per_block", ctypes.c_int64),
-                ("raise_", ctypes.c_int)]
+                ("raise_", ctypes.c_int), ("cache_dir", ctypes.c_char_p)]
 
 
 class ArgumentInfo(ctypes.Structure):

@@ -2,6 +2,8 @@
 Run: SOFTMAX_C_LIBRARY=build/lib/libsoftmax-c.so python3 -m pytest python/tests
 (test/Python/pytest.test does, in the README's test command)."""
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -77,6 +79,35 @@ def test_second_compile_is_a_cache_hit():
     assert sc.cache_size() == size
     other = sc.compile(example("attention_scores_bf16.mlir"), opt_level=2)
     assert not other.same_as(first)
+
+
+def test_disk_cache_serves_a_new_process(tmp_path):
+    """A second process reads the entry the first one wrote: same PTX, and the entry is not
+    rewritten (a miss would rename a new file over it, with a new inode)."""
+    script = ("import sys, softmax_compiler as sc\n"
+              "exe = sc.compile(open(sys.argv[1]).read(), cache_dir=sys.argv[2])\n"
+              "sys.stdout.write(exe.ptx)\n")
+    source = os.path.join(ROOT, "examples", "softmax_f32.mlir")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+
+    def run():
+        return subprocess.run([sys.executable, "-c", script, source, str(tmp_path)], env=env,
+                              check=True, capture_output=True, text=True).stdout
+
+    first = run()
+    entries = [p for p in tmp_path.iterdir() if p.suffix == ".smxc"]
+    assert len(entries) == 1 and ".entry softmax_f32_0_row_registers" in first
+    inode = entries[0].stat().st_ino
+    assert run() == first
+    assert [p for p in tmp_path.iterdir()] == entries
+    assert entries[0].stat().st_ino == inode
+
+
+def test_disk_cache_off_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOFTMAX_CACHE_DIR", str(tmp_path))
+    sc.cache_clear()
+    sc.compile(DYNAMIC_BF16.replace("@d", "@off"), cache_dir="off")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_linalg_is_raised_on_request():

@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace softmax::api;
 
 namespace {
@@ -344,4 +346,32 @@ TEST(APICompile, RaisesTheTorchMlirExample) {
   llvm::Expected<std::shared_ptr<const Executable>> compiled =
       compile((*buffer)->getBuffer(), options);
   ASSERT_TRUE(static_cast<bool>(compiled)) << llvm::toString(compiled.takeError());
+}
+
+// Verification after each pass is off in release builds unless asked for; the tests ask
+// (SOFTMAX_VERIFY_PASSES=1 in lit.cfg.py). Either way the result is the same.
+TEST(APICompile, VerifyPassesDefaultsFromTheEnvironment) {
+  const char *saved = std::getenv("SOFTMAX_VERIFY_PASSES");
+  std::string savedValue = saved ? saved : "";
+  setenv("SOFTMAX_VERIFY_PASSES", "0", 1);
+  EXPECT_FALSE(CompileOptions().verifyPasses);
+  setenv("SOFTMAX_VERIFY_PASSES", "1", 1);
+  EXPECT_TRUE(CompileOptions().verifyPasses);
+  if (saved)
+    setenv("SOFTMAX_VERIFY_PASSES", savedValue.c_str(), 1);
+  else
+    unsetenv("SOFTMAX_VERIFY_PASSES");
+
+  CompileOptions verified, unverified;
+  verified.verifyPasses = true;
+  verified.cacheDir = unverified.cacheDir = "off";
+  unverified.verifyPasses = false;
+  clearCompileCache();
+  llvm::Expected<std::shared_ptr<const Executable>> a = compile(kStatic, verified);
+  ASSERT_TRUE(!!a) << llvm::toString(a.takeError());
+  clearCompileCache();
+  llvm::Expected<std::shared_ptr<const Executable>> b = compile(kStatic, unverified);
+  ASSERT_TRUE(!!b) << llvm::toString(b.takeError());
+  EXPECT_NE(a->get(), b->get());
+  EXPECT_EQ((*a)->getPTX(), (*b)->getPTX());
 }

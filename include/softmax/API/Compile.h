@@ -1,9 +1,12 @@
 //===- Compile.h - The C++ API: compile a softmax program --------*- C++ -*-===//
 //
 // compile() runs the --softmax-to-nvvm pipeline (the same builder as softmax-opt) on a program
-// and returns an in-memory Executable (Executable.h). Executables are cached in memory, keyed on
-// the program's text and the options: compiling the same program again returns the same
-// executable without running the pipeline.
+// and returns an in-memory Executable (Executable.h). Executables are cached twice, under a key
+// computed before parsing (the program's text, the options that decide the result, the LLVM and
+// project versions and the build, and ptxas for cubins): in memory, the most recently used
+// kCompileCacheCapacity of them, and on disk in a directory of entries named by their key
+// (CompileOptions::cacheDir), which a later process reads instead of compiling. docs/api.md has
+// the details.
 //
 // Errors are llvm::Error values carrying the compiler's diagnostics as softmax-opt would print
 // them (location, message, source line, notes); nothing is printed.
@@ -21,6 +24,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace softmax::api {
@@ -37,10 +41,34 @@ llvm::Expected<std::shared_ptr<const Executable>> compile(llvm::StringRef source
 llvm::Expected<std::shared_ptr<const Executable>> compile(mlir::ModuleOp module,
                                                           const CompileOptions &options = {});
 
-/// The compile cache: how many executables it holds, and emptying it (executables still
-/// referenced elsewhere stay alive).
+/// The in-memory compile cache: how many executables it holds, and emptying it (executables
+/// still referenced elsewhere stay alive; the disk cache is left alone).
 size_t getCompileCacheSize();
 void clearCompileCache();
+
+/// How many executables the in-memory cache keeps by default; beyond it the least recently used
+/// one is dropped. An executable is mostly its PTX or cubin: 30-100 KB for one kernel, 1.1 MB
+/// for the 14 tiers of examples/padded_log_softmax_dynamic.mlir.
+constexpr size_t kCompileCacheCapacity = 64;
+size_t getCompileCacheCapacity();
+/// Sets the capacity (0 keeps nothing in memory), evicting what no longer fits.
+void setCompileCacheCapacity(size_t capacity);
+
+/// What compile() did since the process started, for tests and tuning: each call counts once,
+/// as a hit in memory, a hit on disk or a miss (a compile, successful or not).
+struct CompileCacheStats {
+  uint64_t memoryHits = 0;
+  uint64_t diskHits = 0;
+  uint64_t misses = 0;
+  /// Disk entries that were present but not used: unreadable, truncated, of another format
+  /// version, for another key, or failing their checksum. Each is also a miss and is rewritten.
+  uint64_t diskRejected = 0;
+  uint64_t diskWrites = 0;
+  /// Entries that could not be written (a read-only or missing directory, a full disk): the
+  /// compile still succeeds.
+  uint64_t diskWriteFailures = 0;
+};
+CompileCacheStats getCompileCacheStats();
 
 } // namespace softmax::api
 

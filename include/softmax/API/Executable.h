@@ -139,6 +139,7 @@ struct Launch {
 
 class HostProgram;
 struct LoadedModule;
+struct ExecutableCodec;
 
 /// A compiled program. Immutable after compile(); safe to share and to run from several threads.
 class Executable {
@@ -181,6 +182,7 @@ public:
                   void *workspace = nullptr, uint64_t workspaceBytes = 0) const;
 
 private:
+  friend struct ExecutableCodec; // the disk cache's entries (lib/softmax/API/CacheEntry.cpp)
   llvm::Expected<const HostProgram *> lookupProgram(llvm::StringRef function) const;
 
   CompileOptions options;

@@ -8,7 +8,13 @@
 
 namespace softmax::api {
 
-/// The options of --softmax-to-nvvm (Pipelines.h has their meaning), plus the front door.
+/// Whether compile() verifies the IR after every pass when CompileOptions::verifyPasses is left
+/// at its default: $SOFTMAX_VERIFY_PASSES when set ("0" off, anything else on), otherwise on in
+/// builds with assertions and off in release builds. The test configurations set it to 1.
+bool getDefaultVerifyPasses();
+
+/// The options of --softmax-to-nvvm (Pipelines.h has their meaning), plus the front door and
+/// the compile cache (docs/api.md).
 struct CompileOptions {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
@@ -21,7 +27,18 @@ struct CompileOptions {
   /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
   bool raise = false;
 
-  /// A canonical text of every option: part of the compile cache's key.
+  /// Verify the IR after every pass. The input is always verified once, when it is parsed;
+  /// verifying after each pass costs ~40% of the pass time and only catches compiler bugs, so
+  /// release builds leave it off (getDefaultVerifyPasses). Does not change the result.
+  bool verifyPasses = getDefaultVerifyPasses();
+
+  /// The on-disk compile cache: a directory of compiled executables named by their key.
+  /// Empty: $SOFTMAX_CACHE_DIR, else $XDG_CACHE_HOME/softmax-compiler, else
+  /// ~/.cache/softmax-compiler. "off" (here or in $SOFTMAX_CACHE_DIR) disables it. Does not
+  /// change the result.
+  std::string cacheDir;
+
+  /// A canonical text of the options that decide the result (not verifyPasses or cacheDir).
   std::string str() const;
 };
 

@@ -3,11 +3,13 @@
 // The pipeline runs in its two halves (Pipelines.h): after the first, the host functions are
 // still gpu.launch_func ops on sizes, and HostProgram reads their launch rules and the kernels'
 // signatures; the second half makes the PTX/cubin, which the executable keeps in memory.
+// compile() looks the program up first in memory, then on disk (CompileCache.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "softmax/API/Compile.h"
 
+#include "CompileCache.h"
 #include "HostProgram.h"
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax/Pipelines/Pipelines.h"
@@ -20,8 +22,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <mutex>
@@ -29,11 +33,42 @@
 using namespace mlir;
 using namespace ::softmax::api;
 
+namespace {
+
+/// The pipeline's options for `options`.
+void getPipelineOptions(const CompileOptions &options,
+                        mlir::softmax::SoftmaxToNVVMOptions &pipeline) {
+  pipeline.chip = options.chip;
+  pipeline.features = options.features;
+  pipeline.optLevel = options.optLevel;
+  pipeline.format = options.format;
+  pipeline.registersPerThread = options.registersPerThread;
+  pipeline.threadsPerBlock = options.threadsPerBlock;
+}
+
+} // namespace
+
+bool ::softmax::api::getDefaultVerifyPasses() {
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("SOFTMAX_VERIFY_PASSES"))
+    return *env != "0";
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
 std::string CompileOptions::str() const {
-  return "chip=" + chip + " features=" + features + " opt-level=" + std::to_string(optLevel) +
-         " format=" + format + " registers-per-thread=" + std::to_string(registersPerThread) +
-         " threads-per-block=" + std::to_string(threadsPerBlock) +
-         " raise=" + (raise ? "true" : "false");
+  // Printed by the pipeline's own options, so that every option it has, including one added
+  // later, is in the text, each with its value or default: `{chip=sm_90 features=+ptx80 ...}`.
+  mlir::softmax::SoftmaxToNVVMOptions pipeline;
+  getPipelineOptions(*this, pipeline);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "softmax-to-nvvm";
+  pipeline.print(os);
+  os << " raise=" << (raise ? "true" : "false");
+  return text;
 }
 
 namespace {
@@ -113,12 +148,7 @@ bool isHostFunction(func::FuncOp func) {
 llvm::Expected<std::shared_ptr<const Executable>>
 compileUncached(StringRef source, const CompileOptions &options, StringRef bufferName) {
   mlir::softmax::SoftmaxToNVVMOptions pipeline;
-  pipeline.chip = options.chip;
-  pipeline.features = options.features;
-  pipeline.optLevel = options.optLevel;
-  pipeline.format = options.format;
-  pipeline.registersPerThread = options.registersPerThread;
-  pipeline.threadsPerBlock = options.threadsPerBlock;
+  getPipelineOptions(options, pipeline);
   if (llvm::Error error = mlir::softmax::verifySoftmaxToNVVMOptions(pipeline))
     return makeError("invalid compile options: " + llvm::toString(std::move(error)));
 
@@ -143,7 +173,10 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
   for (auto func : module->getOps<func::FuncOp>())
     inputCounts[func.getSymName()] = func.getNumArguments();
 
+  // The parser verified the input; after that, passes are verified only on request
+  // (CompileOptions::verifyPasses).
   PassManager toGPU(&context);
+  toGPU.enableVerifier(options.verifyPasses);
   if (options.raise)
     toGPU.addNestedPass<func::FuncOp>(mlir::softmax::createRaisePass());
   mlir::softmax::buildSoftmaxToGPUPipeline(toGPU, pipeline);
@@ -174,6 +207,7 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
                      "with softmax ops)");
 
   PassManager toBinary(&context);
+  toBinary.enableVerifier(options.verifyPasses);
   mlir::softmax::buildGPUToNVVMBinaryPipeline(toBinary, pipeline);
   if (failed(toBinary.run(*module)))
     return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");
@@ -194,7 +228,8 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
 
 struct Cache {
   std::mutex mutex;
-  llvm::StringMap<std::shared_ptr<const Executable>> executables;
+  MemoryCache executables{kCompileCacheCapacity};
+  CompileCacheStats stats;
 };
 
 Cache &getCache() {
@@ -208,22 +243,56 @@ namespace softmax::api {
 
 llvm::Expected<std::shared_ptr<const Executable>>
 compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
-  std::string key = options.str() + "\n" + source.str();
+  // The key first, from the text alone: a hit parses nothing.
+  CacheKey key = computeCacheKey(options.str(), options.format != "isa",
+                                 mlir::NVVM::getCUDAToolkitPath(), source);
   Cache &cache = getCache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto it = cache.executables.find(key);
-    if (it != cache.executables.end())
-      return it->second;
+    if (std::shared_ptr<const Executable> hit = cache.executables.lookup(key)) {
+      ++cache.stats.memoryHits;
+      return hit;
+    }
   }
-  // Compile without the lock: other programs compile meanwhile. Two threads compiling the same
-  // program both do the work and the first to finish is kept.
-  llvm::Expected<std::shared_ptr<const Executable>> executable =
-      compileUncached(source, options, bufferName);
-  if (!executable)
-    return executable.takeError();
+
+  // The disk and the pipeline without the lock: other programs compile meanwhile. Two threads
+  // compiling the same program both do the work and the first to finish is kept.
+  std::optional<std::string> directory = getCacheDirectory(options.cacheDir);
+  DiskLookup disk = DiskLookup::Absent;
+  std::shared_ptr<const Executable> executable;
+  if (directory)
+    disk = loadEntry(*directory, key, options, executable);
+  bool stored = false;
+  llvm::Error storeError = llvm::Error::success();
+  if (disk != DiskLookup::Hit) {
+    llvm::Expected<std::shared_ptr<const Executable>> compiled =
+        compileUncached(source, options, bufferName);
+    if (!compiled) {
+      std::lock_guard<std::mutex> lock(cache.mutex);
+      ++cache.stats.misses;
+      cache.stats.diskRejected += disk == DiskLookup::Rejected;
+      return compiled.takeError();
+    }
+    executable = std::move(*compiled);
+    // A failure to write leaves the cache as it was; the compile has succeeded.
+    if (directory) {
+      storeError = storeEntry(*directory, key, *executable);
+      stored = !storeError;
+    }
+  }
+  bool writeFailed = static_cast<bool>(storeError);
+  llvm::consumeError(std::move(storeError));
+
   std::lock_guard<std::mutex> lock(cache.mutex);
-  return cache.executables.try_emplace(key, std::move(*executable)).first->second;
+  if (disk == DiskLookup::Hit) {
+    ++cache.stats.diskHits;
+  } else {
+    ++cache.stats.misses;
+    cache.stats.diskRejected += disk == DiskLookup::Rejected;
+    cache.stats.diskWrites += stored;
+    cache.stats.diskWriteFailures += writeFailed;
+  }
+  return cache.executables.insert(key, std::move(executable));
 }
 
 llvm::Expected<std::shared_ptr<const Executable>> compile(ModuleOp module,
@@ -244,6 +313,24 @@ void clearCompileCache() {
   Cache &cache = getCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.executables.clear();
+}
+
+size_t getCompileCacheCapacity() {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.executables.getCapacity();
+}
+
+void setCompileCacheCapacity(size_t capacity) {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.executables.setCapacity(capacity);
+}
+
+CompileCacheStats getCompileCacheStats() {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.stats;
 }
 
 } // namespace softmax::api

@@ -158,6 +158,7 @@ public:
 
 private:
   friend class HostProgramBuilder;
+  friend struct ExecutableCodec; // the disk cache (CacheEntry.cpp)
   llvm::Error bindArguments(const FunctionInfo &info, llvm::ArrayRef<Argument> args,
                             Frame &frame) const;
 

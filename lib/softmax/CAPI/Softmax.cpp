@@ -101,6 +101,7 @@ void softmax_compile_options_init(softmax_compile_options *options) {
   options->registers_per_thread = defaults.registersPerThread;
   options->threads_per_block = defaults.threadsPerBlock;
   options->raise = defaults.raise;
+  options->cache_dir = nullptr;
 }
 
 softmax_error *softmax_compile(const char *source, size_t length,
@@ -123,6 +124,8 @@ softmax_error *softmax_compile(const char *source, size_t length,
     converted.registersPerThread = options->registers_per_thread;
     converted.threadsPerBlock = options->threads_per_block;
     converted.raise = options->raise != 0;
+    if (options->cache_dir)
+      converted.cacheDir = options->cache_dir;
   }
   llvm::Expected<std::shared_ptr<const Executable>> compiled =
       compile(llvm::StringRef(source ? source : "", length), converted);

@@ -1,0 +1,148 @@
+"""The per-call path from Python to softmax_run, kept lean (docs/python.md, host overhead).
+
+A `Launcher` is one function of one executable with its ctypes argument array built once: the
+Argument structs, and a sizes and a strides array per tensor argument, pointed to by the structs.
+A call only stores the data pointers, sizes, strides and scalar values into them and calls
+softmax_run: no ctypes objects are created per call, the signature is not read again, and the
+workspace is not queried (the C API checks it before launching anything, so a call that needs
+workspace fails cleanly and `Executable.run` retries it with a buffer).
+
+ctypes releases the GIL during the foreign call, so the shared arrays are guarded by a lock held
+across filling and calling: two threads launching through one Launcher cannot mix arguments.
+"""
+import ctypes
+import threading
+
+from . import _capi
+
+
+def tensor_facts(value):
+    """(data pointer, sizes, element strides or None) of a torch tensor, an object with
+    `__cuda_array_interface__` (CuPy), or a shape (tuple/list: pointer 0, for plan)."""
+    if isinstance(value, (tuple, list)):
+        return 0, tuple(int(s) for s in value), None
+    if hasattr(value, "data_ptr") and hasattr(value, "stride"):  # torch.Tensor (bf16 too)
+        return value.data_ptr(), tuple(value.shape), tuple(value.stride())
+    interface = getattr(value, "__cuda_array_interface__", None)
+    if interface is not None:
+        shape = tuple(interface["shape"])
+        strides = interface.get("strides")
+        if strides is not None:
+            itemsize = int(interface["typestr"][2:])
+            strides = tuple(s // itemsize for s in strides)
+        return interface["data"][0] or 0, shape, strides
+    raise TypeError(f"not a tensor, a shape or a scalar: {type(value).__name__}")
+
+
+def contiguous_strides(sizes):
+    strides = [1] * len(sizes)
+    for d in range(len(sizes) - 2, -1, -1):
+        strides[d] = strides[d + 1] * max(sizes[d + 1], 1)
+    return tuple(strides)
+
+
+class Launcher:
+    """One function of an executable, ready to launch: `fill(values)` then `launch(stream)` (or
+    `run_prepared`), or the softmax fast path's `launch2d`."""
+
+    def __init__(self, executable, function, specs):
+        self.executable = executable  # keeps the handle alive
+        self.function = function
+        self.specs = specs
+        self._handle = executable._handle
+        self._name = function.encode()
+        self._lib = executable._lib
+        self._run = executable._lib.softmax_run
+        self._plan = executable._lib.softmax_plan
+        self.count = len(specs)
+        self._args = (_capi.Argument * max(self.count, 1))()
+        self._sizes = []
+        self._strides = []
+        for arg, spec in zip(self._args, specs):
+            if spec.is_tensor:
+                rank = len(spec.shape)
+                sizes = (ctypes.c_int64 * max(rank, 1))()
+                strides = (ctypes.c_int64 * max(rank, 1))()
+                arg.kind = _capi.ARGUMENT_TENSOR
+                arg.rank = rank
+                arg.sizes = sizes
+                arg.strides = strides
+            else:
+                sizes = strides = None
+                is_float = spec.dtype.startswith(("f", "bf"))
+                arg.kind = _capi.ARGUMENT_FLOAT if is_float else _capi.ARGUMENT_INT
+            self._sizes.append(sizes)
+            self._strides.append(strides)
+        # Views of the structs and arrays, made once: indexing a ctypes array builds a new
+        # wrapper object each time (~0.2 us), which the fast path avoids.
+        self.arg_structs = list(self._args)[:self.count]
+        self.lock = threading.Lock()
+
+    def launch2d(self, x_ptr, out_ptr, rows, width, stream):
+        """The fast path of a 2-D function (x, out), both contiguous (rows, width): stores the
+        pointers and sizes and launches (lock held); returns the error pointer."""
+        x, out = self.arg_structs[0], self.arg_structs[-1]
+        x.data = x_ptr
+        out.data = out_ptr
+        sizes = (rows, width)
+        strides = (width, 1)
+        self._sizes[0][:] = sizes
+        self._strides[0][:] = strides
+        self._sizes[-1][:] = sizes
+        self._strides[-1][:] = strides
+        return self._run(self._handle, self._name, self._args, self.count, stream, None, 0)
+
+    def set_tensor(self, index, data, sizes, strides):
+        """Stores one tensor argument (call with the lock held). `sizes` must have the
+        argument's rank; `strides` None means contiguous. An innermost size of 1 gets stride 1:
+        its stride is irrelevant, but the C API requires a unit innermost stride."""
+        arg = self._args[index]
+        if len(sizes) != arg.rank:
+            from . import SoftmaxError
+            raise SoftmaxError(f"@{self.function}: argument {index} has rank {arg.rank}, got "
+                               f"{len(sizes)} sizes {tuple(sizes)}")
+        if strides is None:
+            strides = contiguous_strides(sizes)
+        elif sizes and sizes[-1] == 1 and strides[-1] != 1:
+            strides = tuple(strides[:-1]) + (1,)
+        arg.data = data
+        self._sizes[index][:len(sizes)] = sizes
+        self._strides[index][:len(sizes)] = strides
+
+    def set_scalar(self, index, value):
+        arg = self._args[index]
+        if arg.kind == _capi.ARGUMENT_FLOAT:
+            arg.float_value = float(value)
+        else:
+            arg.int_value = int(value)
+
+    def fill(self, values):
+        """Stores every argument from `values` (tensors, shapes or scalars) (lock held)."""
+        if len(values) != self.count:
+            from . import SoftmaxError
+            raise SoftmaxError(f"@{self.function} takes {self.count} arguments (outputs "
+                               f"included), got {len(values)}")
+        for i, (spec, value) in enumerate(zip(self.specs, values)):
+            if spec.is_tensor:
+                data, sizes, strides = tensor_facts(value)
+                self.set_tensor(i, data, sizes, strides)
+            else:
+                self.set_scalar(i, value)
+
+    def launch(self, stream, workspace=None, workspace_bytes=0):
+        """softmax_run on the stored arguments (lock held); returns the error pointer."""
+        return self._run(self._handle, self._name, self._args, self.count, stream, workspace,
+                         workspace_bytes)
+
+    def workspace_size(self):
+        size = ctypes.c_uint64()
+        error = self._lib.softmax_workspace_size(self._handle, self._name, self._args, self.count,
+                                                 ctypes.byref(size))
+        return error, size.value
+
+    def plan(self, capacity=16):
+        launches = (_capi.Launch * capacity)()
+        count = ctypes.c_size_t()
+        error = self._plan(self._handle, self._name, self._args, self.count, launches, capacity,
+                           ctypes.byref(count))
+        return error, launches[:min(count.value, capacity)]

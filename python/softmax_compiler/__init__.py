@@ -16,7 +16,8 @@ from collections import namedtuple
 
 from . import _capi, _launch
 
-__all__ = ["SoftmaxError", "ArgumentSpec", "Executable", "compile", "cache_size", "cache_clear"]
+__all__ = ["SoftmaxError", "ArgumentSpec", "Executable", "compile", "cache_size", "cache_clear",
+           "SoftmaxSpec", "build_softmax_program"]
 
 
 class SoftmaxError(Exception):
@@ -230,3 +231,6 @@ def cache_size():
 def cache_clear():
     _library().softmax_cache_clear()
 
+
+# The program builder (pure text, after the names above): builder.py.
+from .builder import SoftmaxSpec, build_softmax_program  # noqa: E402

@@ -17,7 +17,8 @@ from collections import namedtuple
 from . import _capi, _launch
 
 __all__ = ["SoftmaxError", "ArgumentSpec", "Executable", "compile", "cache_size", "cache_clear",
-           "SoftmaxSpec", "build_softmax_program"]
+           "softmax", "softmax_cache_info", "softmax_cache_clear", "SoftmaxSpec",
+           "build_softmax_program", "register_torch_op"]
 
 
 class SoftmaxError(Exception):
@@ -232,5 +233,16 @@ def cache_clear():
     _library().softmax_cache_clear()
 
 
-# The program builder (pure text, after the names above): builder.py.
+# The convenience layer (after the names it uses): builder.py, _softmax.py, torch_op.py.
 from .builder import SoftmaxSpec, build_softmax_program  # noqa: E402
+from ._softmax import softmax, softmax_cache_info, softmax_cache_clear  # noqa: E402
+from .torch_op import register_torch_op  # noqa: E402
+
+# torch is optional and never imported here; when the program has imported it already, the op
+# is there without a call (torch_op.py).
+if "torch" in __import__("sys").modules:  # noqa: E402
+    try:
+        register_torch_op()
+    except Exception as _error:  # a torch too old or broken must not break the package
+        import warnings
+        warnings.warn(f"softmax_compiler: torch op not registered: {_error}")

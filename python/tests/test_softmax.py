@@ -81,14 +81,30 @@ def test_contiguous_inputs_of_any_rank_share_the_2d_program():
     # A row stride larger than the width: the same 2-D program, given the strides.
     strided = launch(Array((4, 1000), strides=(1024, 1)), out=Array((4, 1000)))
     assert strided is entry
-    assert list(strided.launcher._strides[0]) == [1024, 1]
-    assert list(strided.launcher._strides[-1]) == [1000, 1]
+    assert strided.launcher.tensor_dims(0) == ([4, 1000], [1024, 1])
+    assert strided.launcher.tensor_dims(2 - 1) == ([4, 1000], [1000, 1])
+
+
+def test_fast_path_marshalling():
+    # softmax()'s torch fast path calls launch2d; here with fake pointers, then the plan of
+    # what it stored.
+    entry = launch(Array((8, 1000)), out=Array((8, 1000)))
+    launcher = entry.launcher
+    with launcher.lock:
+        error = launcher.launch2d(1 << 20, 1 << 21, 300, 70000, 0)
+    with pytest.raises(sc.SoftmaxError, match="CUDA driver"):
+        sc._check(error)
+    assert launcher.tensor_dims(0) == ([300, 70000], [70000, 1])
+    assert launcher.tensor_dims(1) == ([300, 70000], [70000, 1])
+    assert launcher.arg_structs[0].data == 1 << 20 and launcher.arg_structs[1].data == 1 << 21
+    names = [name for name, _ in entry.executable.kernels]
+    assert "chunked_online" in names[planned(entry).kernel]
 
 
 def test_strided_3d_input_keeps_its_rank():
     entry = launch(Array((2, 4, 1000), strides=(8192, 2048, 1)), out=Array((2, 4, 1000)))
     assert entry.spec.shape == (None, None, None)
-    assert list(entry.launcher._strides[0]) == [8192, 2048, 1]
+    assert entry.launcher.tensor_dims(0) == ([2, 4, 1000], [8192, 2048, 1])
     assert planned(entry).grid[0] >= 1
 
 

@@ -22,7 +22,7 @@ import threading
 SCHEMA = ("softmax(Tensor x, int dim=-1, float? scale=None, float? temperature=None, "
           "Tensor? bias=None, Tensor? mask=None, Tensor? lengths=None, bool causal=False, "
           "int causal_offset=0, float? fill=None, ScalarType? out_dtype=None, bool log=False, "
-          "str masked_rows='zero') -> Tensor")
+          'str masked_rows="zero") -> Tensor')
 
 _library = None  # the torch.library.Library: must stay alive for the registration to last
 _lock = threading.Lock()

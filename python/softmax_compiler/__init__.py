@@ -139,7 +139,7 @@ class Executable:
         launcher = self.launcher(function)
         handle = _stream_handle(stream, values)
         with launcher.lock:
-            launcher.fill(values)
+            launcher.fill(values, shapes_allowed=False)
             error = launcher.launch(handle)
             if error:
                 # softmax_run checks the workspace before launching anything, so retrying with

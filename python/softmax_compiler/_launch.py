@@ -132,14 +132,18 @@ class Launcher:
         else:
             arg.int_value = int(value)
 
-    def fill(self, values):
-        """Stores every argument from `values` (tensors, shapes or scalars) (lock held)."""
+    def fill(self, values, shapes_allowed=True):
+        """Stores every argument from `values` (tensors, shapes or scalars) (lock held). Shapes
+        (tuples: a null pointer) only where `shapes_allowed` (plan, not run)."""
         if len(values) != self.count:
             from . import SoftmaxError
             raise SoftmaxError(f"@{self.function} takes {self.count} arguments (outputs "
                                f"included), got {len(values)}")
         for i, (spec, value) in enumerate(zip(self.specs, values)):
             if spec.is_tensor:
+                if not shapes_allowed and isinstance(value, (tuple, list)):
+                    raise TypeError(f"@{self.function}: argument {i} is a tensor; a shape "
+                                    "(tuple) is for plan() only")
                 data, sizes, strides = tensor_facts(value)
                 self.set_tensor(i, data, sizes, strides)
             else:

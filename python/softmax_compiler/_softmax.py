@@ -102,8 +102,15 @@ def _broadcast_pattern(what, shape, target, shapes):
     return tuple(1 if size == 1 else None for size in shape)
 
 
+def _require_array(value, what):
+    # tensor_facts takes a tuple or list as a shape with a null pointer (for plan): never here.
+    if not (_is_torch(value) or hasattr(value, "__cuda_array_interface__")):
+        raise TypeError(f"{what}: not a torch tensor or a CUDA array: {type(value).__name__}")
+
+
 def _side(value, what, target, shapes):
     """(facts, pattern, dtype name) of a side operand, with a unit innermost stride."""
+    _require_array(value, what)
     if _is_torch(value):
         if value.dim() == 0:
             value = value.reshape(1)
@@ -324,6 +331,7 @@ def _softmax_general(x, dim, scale, temperature, bias, mask, lengths, causal, ca
 
     out_torch = _torch_dtype(out_name) if torch_input else None
     if out is not None:
+        _require_array(out, "out")
         out_facts = _launch.tensor_facts(out)
         if tuple(out_facts[1]) != tuple(shape):
             raise ValueError(f"out has shape {tuple(out_facts[1])}, x {tuple(shape)}")

@@ -144,6 +144,8 @@ def test_out_dtype_and_log():
     (dict(out=Array((8, 100)), lengths=Array((8,), "f32")), TypeError, "int32 or int64"),
     (dict(out=Array((8, 100)), lengths=Array((4,), "i32")), ValueError, "does not broadcast"),
     (dict(out=Array((8, 100)), temperature=0.0), ValueError, "positive"),
+    (dict(out=Array((8, 100)), lengths=[3] * 8), TypeError, "lengths: not a torch tensor"),
+    (dict(out=(8, 100)), TypeError, "out: not a torch tensor"),
     (dict(out=Array((8, 100)), dim=2), IndexError, "out of range"),
     (dict(out=Array((8, 100)), dim=0), ValueError, "torch tensors only"),
     (dict(out=Array((8, 100)), masked_rows="keep"), ValueError, "masked_rows"),

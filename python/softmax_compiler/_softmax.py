@@ -108,9 +108,18 @@ def _require_array(value, what):
         raise TypeError(f"{what}: not a torch tensor or a CUDA array: {type(value).__name__}")
 
 
-def _side(value, what, target, shapes):
+def _same_device(value, what, device):
+    """A torch tensor beside x must be on x's device: a CPU tensor's pointer is a host address
+    the kernels cannot read."""
+    if device is not None and _is_torch(value) and value.get_device() != device:
+        where = "the CPU" if value.get_device() < 0 else f"device {value.get_device()}"
+        raise ValueError(f"{what} is on {where}, x on device {device}")
+
+
+def _side(value, what, target, shapes, device):
     """(facts, pattern, dtype name) of a side operand, with a unit innermost stride."""
     _require_array(value, what)
+    _same_device(value, what, device)
     if _is_torch(value):
         if value.dim() == 0:
             value = value.reshape(1)
@@ -299,6 +308,7 @@ def _softmax_general(x, dim, scale, temperature, bias, mask, lengths, causal, ca
     shape = x_facts[1]
     if x_facts[2] is not None and shape[-1] != 1 and x_facts[2][-1] != 1:
         raise ValueError("x: the innermost stride must be 1")
+    device = None
     if torch_input:
         if _torch is None:
             import torch
@@ -306,20 +316,23 @@ def _softmax_general(x, dim, scale, temperature, bias, mask, lengths, causal, ca
         device = x.get_device()
         if device != 0:
             _wrong_device(device)
+    if scale is not None:
+        scale = float(scale)  # a key of its own: a torch or NumPy scalar would hash by identity
+    causal_offset = int(causal_offset)
 
     sides = {}
     if bias is not None:
-        sides["bias"] = _side(bias, "bias", shape, shapes)
+        sides["bias"] = _side(bias, "bias", shape, shapes, device)
         if sides["bias"][3] not in ("f32", "f16", "bf16"):
             raise TypeError("bias: float32, float16 or bfloat16")
     if lengths is not None:
         if rank < 2:
             raise ValueError("lengths need x of rank >= 2 (one length per row)")
-        sides["lengths"] = _side(lengths, "lengths", shape[:-1], shapes)
+        sides["lengths"] = _side(lengths, "lengths", shape[:-1], shapes, device)
         if sides["lengths"][3] not in ("i32", "i64"):
             raise TypeError("lengths: int32 or int64")
     if mask is not None:
-        sides["mask"] = _side(mask, "mask", shape, shapes)
+        sides["mask"] = _side(mask, "mask", shape, shapes, device)
         if sides["mask"][3] != "i1":
             raise TypeError("mask: a bool tensor (True keeps an element)")
     if temperature is not None:
@@ -332,6 +345,7 @@ def _softmax_general(x, dim, scale, temperature, bias, mask, lengths, causal, ca
     out_torch = _torch_dtype(out_name) if torch_input else None
     if out is not None:
         _require_array(out, "out")
+        _same_device(out, "out", device)
         out_facts = _launch.tensor_facts(out)
         if tuple(out_facts[1]) != tuple(shape):
             raise ValueError(f"out has shape {tuple(out_facts[1])}, x {tuple(shape)}")

@@ -129,6 +129,15 @@ def test_side_operands_keep_their_broadcast_ones_static():
     assert planned(entry).grid[0] >= 1
 
 
+def test_scale_objects_share_the_class_of_their_value():
+    class Scalar:  # a 0-d tensor, say: hashes by identity, converts with float()
+        def __float__(self):
+            return 0.125
+    first = launch(Array((8, 100)), out=Array((8, 100)), scale=Scalar(), shapes="static")
+    second = launch(Array((8, 100)), out=Array((8, 100)), scale=Scalar(), shapes="static")
+    assert second is first and first.spec.scale == 0.125
+
+
 def test_out_dtype_and_log():
     entry = launch(Array((8, 100), "f16"), out=Array((8, 100)), out_dtype="f32", log=True,
                    masked_rows="nan")

@@ -15,9 +15,11 @@ import os
 import threading
 from collections import namedtuple
 
-from . import _capi
+from . import _capi, _launch
 
-__all__ = ["SoftmaxError", "ArgumentSpec", "Executable", "compile", "cache_size", "cache_clear"]
+__all__ = ["SoftmaxError", "ArgumentSpec", "Executable", "compile", "cache_size", "cache_clear",
+           "softmax", "softmax_cache_info", "softmax_cache_clear", "SoftmaxSpec",
+           "build_softmax_program", "register_torch_op"]
 
 
 class SoftmaxError(Exception):
@@ -48,23 +50,6 @@ def _check(error):
         raise SoftmaxError(message)
 
 
-def _shape_and_strides(value):
-    """(data pointer, sizes, element strides) of a tensor-like value, or None for a shape."""
-    if isinstance(value, (tuple, list)):
-        return None, [int(s) for s in value], None
-    if hasattr(value, "data_ptr") and hasattr(value, "stride"):  # torch.Tensor (bf16 too)
-        return value.data_ptr(), list(value.shape), list(value.stride())
-    interface = getattr(value, "__cuda_array_interface__", None)
-    if interface is not None:
-        shape = list(interface["shape"])
-        strides = interface.get("strides")
-        if strides is not None:
-            itemsize = int(interface["typestr"][2:])
-            strides = [s // itemsize for s in strides]
-        return interface["data"][0], shape, strides
-    raise TypeError(f"not a tensor, a shape or a scalar: {type(value).__name__}")
-
-
 class Executable:
     """A compiled program: its kernels and functions, the PTX, and how to launch them."""
 
@@ -72,6 +57,7 @@ class Executable:
         self._handle = ctypes.c_void_p(handle)
         self._lib = _library()
         self._signatures = {}  # function -> [ArgumentSpec]: read once, used on every call
+        self._launchers = {}  # function -> _launch.Launcher
 
     def __del__(self):
         if getattr(self, "_handle", None) and self._handle.value:
@@ -125,73 +111,98 @@ class Executable:
         self._signatures[function] = specs
         return specs
 
-    def _arguments(self, function, values):
-        specs = self.signature(function)
-        if len(values) != len(specs):
-            raise SoftmaxError(f"@{function} takes {len(specs)} arguments (outputs included), "
-                               f"got {len(values)}")
-        args = (_capi.Argument * len(values))()
-        keep = []  # the ctypes arrays the arguments point into
-        for arg, spec, value in zip(args, specs, values):
-            if spec.is_tensor:
-                data, sizes, strides = _shape_and_strides(value)
-                arg.kind = _capi.ARGUMENT_TENSOR
-                arg.data = data
-                arg.rank = len(sizes)
-                size_array = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
-                keep.append(size_array)
-                arg.sizes = size_array
-                if strides is not None:
-                    stride_array = (ctypes.c_int64 * max(len(strides), 1))(*strides)
-                    keep.append(stride_array)
-                    arg.strides = stride_array
-            elif spec.dtype.startswith(("f", "bf")):
-                arg.kind = _capi.ARGUMENT_FLOAT
-                arg.float_value = float(value)
-            else:
-                arg.kind = _capi.ARGUMENT_INT
-                arg.int_value = int(value)
-        return args, keep
+    def launcher(self, function):
+        """The prepared call of `function` (its ctypes arguments built once; _launch.py)."""
+        launcher = self._launchers.get(function)
+        if launcher is None:
+            launcher = self._launchers[function] = _launch.Launcher(
+                self, function, self.signature(function))
+        return launcher
 
     def plan(self, function, *values):
         """The launches a call would make, without a GPU: each value is a tensor's shape (a
         tuple), a tensor, or a scalar. Returns dicts of kernel, grid, block, shared_bytes."""
-        args, _keep = self._arguments(function, values)
-        launches = (_capi.Launch * 16)()
-        count = ctypes.c_size_t()
-        _check(self._lib.softmax_plan(self._handle, function.encode(), args, len(values),
-                                      launches, 16, ctypes.byref(count)))
+        launcher = self.launcher(function)
+        with launcher.lock:
+            launcher.fill(values)
+            error, launches = launcher.plan()
+        _check(error)
         names = [name for name, _ in self.kernels]
         return [dict(kernel=names[l.kernel], grid=tuple(l.grid), block=tuple(l.block),
-                     shared_bytes=l.shared_bytes) for l in launches[:count.value]]
+                     shared_bytes=l.shared_bytes) for l in launches]
 
     def run(self, function, *values, stream=None):
         """Launches `function` on device tensors (inputs, then outputs) on `stream` (a
-        CUstream as an int, an object with `.cuda_stream`, or None: torch's current stream when
-        a value is a torch tensor, else the legacy default stream). Does not wait."""
-        args, _keep = self._arguments(function, values)
-        workspace_bytes = ctypes.c_uint64()
-        _check(self._lib.softmax_workspace_size(self._handle, function.encode(), args,
-                                                len(values), ctypes.byref(workspace_bytes)))
-        if workspace_bytes.value:
-            raise SoftmaxError(f"@{function} needs {workspace_bytes.value} bytes of workspace; "
-                               "this package does not allocate it yet")
-        _check(self._lib.softmax_run(self._handle, function.encode(), args, len(values),
-                                     ctypes.c_void_p(_stream_handle(stream, values)), None, 0))
+        CUstream as an int, an object with `.cuda_stream` or `.ptr`, or None: torch's current
+        stream when a value is a torch tensor, CuPy's for CuPy arrays, else the legacy default
+        stream). Does not wait. A function that needs workspace (an intermediate tensor that is
+        not returned) gets a buffer from torch or CuPy, freed in stream order after the call."""
+        launcher = self.launcher(function)
+        handle = _stream_handle(stream, values)
+        with launcher.lock:
+            launcher.fill(values, shapes_allowed=False)
+            error = launcher.launch(handle)
+            if error:
+                # softmax_run checks the workspace before launching anything, so retrying with
+                # a buffer is safe; any other error is reported as it is.
+                size_error, size = launcher.workspace_size()
+                if size_error or not size:
+                    if size_error:
+                        _library().softmax_error_destroy(size_error)
+                    _check(error)
+                _library().softmax_error_destroy(error)
+                buffer, pointer = _workspace(size, values)
+                _check(launcher.launch(handle, pointer, size))
+                del buffer  # the allocators free in stream order: safe after the launch
+
+
+def _workspace(size, values):
+    """(owner, device pointer) of `size` bytes from the framework of `values`."""
+    for value in values:
+        if hasattr(value, "data_ptr") and getattr(value, "is_cuda", False):
+            import torch
+            buffer = torch.empty(size, dtype=torch.uint8, device=value.device)
+            return buffer, buffer.data_ptr()
+    for value in values:
+        if hasattr(value, "__cuda_array_interface__"):
+            import cupy
+            buffer = cupy.empty(size, dtype=cupy.uint8)
+            return buffer, buffer.data.ptr
+    raise SoftmaxError(f"the call needs {size} bytes of workspace and no value is a torch or "
+                       "CuPy array to allocate it with")
 
 
 def _stream_handle(stream, values):
     if stream is None:
         for value in values:
             if hasattr(value, "data_ptr") and getattr(value, "is_cuda", False):
-                import torch  # only when given torch tensors
-                return torch.cuda.current_stream(value.device).cuda_stream
+                return _torch_stream(value.get_device())
+        for value in values:
+            if hasattr(value, "__cuda_array_interface__") and type(value).__module__.startswith(
+                    "cupy"):
+                import cupy
+                return cupy.cuda.get_current_stream().ptr
         return 0
     if hasattr(stream, "cuda_stream"):
         return stream.cuda_stream
     if hasattr(stream, "ptr"):
         return stream.ptr
     return int(stream)
+
+
+_raw_stream = None
+
+
+def _torch_stream(device_index):
+    """torch's current stream on the device as a CUstream. torch._C._cuda_getCurrentRawStream
+    (what Inductor's generated code calls) takes ~0.2 us; torch.cuda.current_stream() builds a
+    Stream object (a few us), so it is the fallback only."""
+    global _raw_stream
+    if _raw_stream is None:
+        import torch
+        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
+            lambda index: torch.cuda.current_stream(index).cuda_stream)
+    return _raw_stream(device_index)
 
 
 def compile(source, *, chip="sm_90", features="+ptx80", opt_level=3, format="isa",
@@ -225,3 +236,18 @@ def cache_size():
 
 def cache_clear():
     _library().softmax_cache_clear()
+
+
+# The convenience layer (after the names it uses): builder.py, _softmax.py, torch_op.py.
+from .builder import SoftmaxSpec, build_softmax_program  # noqa: E402
+from ._softmax import softmax, softmax_cache_info, softmax_cache_clear  # noqa: E402
+from .torch_op import register_torch_op  # noqa: E402
+
+# torch is optional and never imported here; when the program has imported it already, the op
+# is there without a call (torch_op.py).
+if "torch" in __import__("sys").modules:  # noqa: E402
+    try:
+        register_torch_op()
+    except Exception as _error:  # a torch too old or broken must not break the package
+        import warnings
+        warnings.warn(f"softmax_compiler: torch op not registered: {_error}")

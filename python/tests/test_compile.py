@@ -56,6 +56,12 @@ def test_plan_rejects_wrong_argument_count():
         exe.plan("d", (4, 4))
 
 
+def test_run_refuses_shapes():
+    # A shape is a null pointer: fine for plan(), never for a launch.
+    with pytest.raises(TypeError, match="plan\\(\\) only"):
+        sc.compile(DYNAMIC_BF16).run("d", (4, 4), (4, 4))
+
+
 def test_unknown_function():
     with pytest.raises(sc.SoftmaxError, match="no function @nope"):
         sc.compile(DYNAMIC_BF16).signature("nope")

@@ -5,7 +5,11 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
+<<<<<<< HEAD
 #   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|compare|capi|probe|profile|python]...  (default: smoke)
+=======
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
+>>>>>>> py
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -116,6 +120,19 @@ python_() {
   [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
 }
 
+# The Python package beside torch eager, torch.compile (static and dynamic=True) and the seed's
+# Triton kernel, in one process (scripts/gpu/python_bench.py): host time a call on 4x128, and
+# bandwidth as a fraction of a copy of the same bytes (f32/bf16 softmax at N = 128..32768, the
+# bf16 attention chain). About 3 minutes; python-bench.json and python-bench.txt go to $out.
+bench_python() {
+  local commit
+  commit=$(sed -n 's/^commit //p' "$work/softmax/VERSION" 2>/dev/null)
+  SOFTMAX_C_LIBRARY=$work/softmax/lib/libsoftmax-c.so PYTHONPATH=$root/python \
+    python3 "$root/scripts/gpu/python_bench.py" "$out/python-bench.json" \
+    --commit "${commit:-unknown}" 2>&1 | tee "$out/python-bench.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+}
+
 # Nsight Compute counters and stall reasons of a few kernels (scripts/gpu/profile.sh), to
 # $out/profile.txt; PROFILE_CASES=name,... for a subset.
 profile() {
@@ -219,8 +236,9 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   [ "$mode" = python ] && mode=python_
+  [ "$mode" = bench-python ] && mode=bench_python
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile, python)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile, python, bench-python)" >&2
     exit 2
   fi
   "$mode"

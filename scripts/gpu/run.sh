@@ -5,11 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-<<<<<<< HEAD
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|compare|capi|probe|profile|python]...  (default: smoke)
-=======
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
->>>>>>> py
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.

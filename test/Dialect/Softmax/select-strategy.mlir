@@ -505,3 +505,27 @@ func.func @zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x0xf32> -> tensor<4x0xf32>
   return %0 : tensor<4x0xf32>
 }
+
+// -----
+
+// 16-bit rows cut short by a -inf causal or padding mask (their removed lanes are not read) keep
+// 32 values a thread: 64 lanes of 32 at 2048 columns, where an unmasked row takes 256 lanes of 8.
+// A finite fill reads every lane, so it takes the unmasked plan.
+// CHECK-LABEL: func.func @causal_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 4>]
+func.func @causal_bf16(%x: tensor<4096x2048xbf16>) -> tensor<4096x2048xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<1.250000e-01>, #softmax.mask<causal, fill = 0xFFF0000000000000>] : tensor<4096x2048xbf16> -> tensor<4096x2048xbf16>
+  return %0 : tensor<4096x2048xbf16>
+}
+// CHECK-LABEL: func.func @padding_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 4>]
+func.func @padding_bf16(%x: tensor<4096x2048xbf16>, %len: tensor<4096xi32>) -> tensor<4096x2048xbf16> {
+  %0 = softmax.fused softmax %x(%len : tensor<4096xi32>) axis = 1 prologue [#softmax.mask<padding, operand = 0, fill = 0xFFF0000000000000>] : tensor<4096x2048xbf16> -> tensor<4096x2048xbf16>
+  return %0 : tensor<4096x2048xbf16>
+}
+// CHECK-LABEL: func.func @causal_fill_bf16(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>]
+func.func @causal_fill_bf16(%x: tensor<4096x2048xbf16>) -> tensor<4096x2048xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, fill = -1.000000e+04>] : tensor<4096x2048xbf16> -> tensor<4096x2048xbf16>
+  return %0 : tensor<4096x2048xbf16>
+}

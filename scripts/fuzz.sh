@@ -30,7 +30,7 @@ quick=()
 /usr/bin/python3 "$root/scripts/fuzz-corpus.py" "${quick[@]}" "$work/seeds"
 
 # -timeout: a program that takes two minutes to compile is a finding (the slowest seeds, dynamic
-# programs with a kernel per width tier, take 10-40 s instrumented on a busy machine, 2-7 s
+# programs with a kernel per width tier, take 10-70 s instrumented on a busy machine, 2-7 s
 # uninstrumented). -rss_limit_mb: a compile that needs 3 GB is one too. Leaks are reported like
 # crashes. ASan's allocator costs most of the instrumented slowdown (LLVM allocates a lot): a
 # smaller quarantine and shorter allocation stacks than the defaults (256 MB, 30 frames) halve

@@ -44,7 +44,7 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 
 tool_dirs = [config.softmax_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run"], tool_dirs)
+llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "softmax-fuzz"], tool_dirs)
 
 # `gpu`: a CUDA driver and device are usable (softmax-run --probe exits 0). The tests under
 # Integration/ need one; SOFTMAX_TEST_GPU=0 or 1 overrides the probe.

@@ -8,6 +8,7 @@
 // j <= i + 3, so it reads min(256, i + 4) columns (the limit). A vector wholly before the limit
 // is only scaled; the one that crosses it also compares each column with the limit (-inf past it).
 // CHECK-LABEL: gpu.func @causal_0_multi_row
+// CHECK-SAME: nvvm.maxnreg = 72
 // CHECK-DAG: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // (The kernel's first variant: rows on vector boundaries, i32 arithmetic.) The diagonal
@@ -117,7 +118,10 @@ func.func @padding_fill(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<
 
 // A boolean mask keeps the elements where it is true (clamped indices: lanes past the row never
 // read out of bounds).
+// The register budget holds the mask's bits for the thread's 16 values (72 without a mask,
+// as @causal above; getSideOperandRegisters).
 // CHECK-LABEL: gpu.func @boolean_0_multi_row
+// CHECK-SAME: nvvm.maxnreg = 88
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: vector.load
 // CHECK: %[[C:.+]] = arith.minsi %{{.+}}, %c255_i32 : i32
@@ -153,6 +157,8 @@ func.func @boolean(%x: tensor<64x256xf32>, %keep: tensor<64x256xi1>) -> tensor<6
 // CHECK-NEXT: scf.if %[[FAST]] {
 // CHECK-NEXT: gpu.launch_func @softmax_kernels::@logsm_0_multi_row blocks
 // CHECK-LABEL: gpu.func @logsm_0_multi_row(
+// The budget holds the bias's 16 values for the thread's columns across the block's rows.
+// CHECK-SAME: nvvm.maxnreg = 88
 // CHECK-DAG: %[[LN2:.+]] = arith.constant 0.693147182 : f32
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32

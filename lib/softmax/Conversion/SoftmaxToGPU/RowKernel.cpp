@@ -1298,6 +1298,26 @@ void KernelEmitter::emit(RowKernelVariant variant) {
 
 } // namespace
 
+int64_t mlir::softmax::getSideOperandRegisters(FusedOp op, StrategyAttr plan) {
+  int64_t values = plan.getVector() * plan.getChunks();
+  int64_t registers = 0;
+  for (Attribute step : op.getPrologue()) {
+    Value operand;
+    if (auto bias = dyn_cast<BiasStepAttr>(step))
+      operand = op.getSideOperands()[bias.getOperand()];
+    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
+      operand = op.getSideOperands()[mask.getOperand()];
+    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
+    if (!type || type.getShape().back() == 1)
+      continue; // a scalar, or one value a row
+    // A bias the same for every row is loaded once and held across the block's rows; a
+    // boolean mask takes a register an element while its row is computed.
+    int64_t bits = type.getElementTypeBitWidth();
+    registers += bits == 1 ? values : llvm::divideCeil(values * bits, 32);
+  }
+  return registers;
+}
+
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   OpBuilder builder(op.getContext());
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
@@ -1342,6 +1362,11 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
                                                            plan.getChunks(), inputBytes,
                                                            isPipelinedInput(inputBytes))
                                 : plan.getVector() * plan.getChunks() / 2 + 48;
+  // The register plans hold a bias for the thread's columns across the block's rows (LLVM
+  // hoists its loads out of the row loop) and a row's mask bits with its values. (In the
+  // two-pass plans side values live for one span; their budget is left as it is.)
+  if (registerPlan)
+    needed += getSideOperandRegisters(op, plan);
   int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
                                           std::min<int64_t>(255, 65536 / threads / 8 * 8));
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));

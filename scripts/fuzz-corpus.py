@@ -27,6 +27,10 @@ DYNAMIC = re.compile(r"tensor<([^>]*x)?\?")
 def programs():
     for directory in ("examples", "test"):
         for path in sorted((ROOT / directory).rglob("*.mlir")):
+            # Open findings (test/Fuzz/Open) are known crashes and spills, not seeds: the upstream
+            # parser crash there would end every run at once.
+            if "Open" in path.relative_to(ROOT).parts:
+                continue
             for piece in SPLIT.split(path.read_text()):
                 lines = [l for l in piece.splitlines() if not l.lstrip().startswith("//")]
                 text = "\n".join(lines).strip()

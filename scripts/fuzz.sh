@@ -70,4 +70,4 @@ if [ "$status" -ne 0 ]; then
   done
   exit 1
 fi
-echo "fuzz: no finding in $seconds s ($(( $(date +%s) - start )) s in all)"
+echo "fuzz: no finding (${SOFTMAX_FUZZ_RUNS:+$SOFTMAX_FUZZ_RUNS inputs, }at most $seconds s; $(( $(date +%s) - start )) s in all)"

@@ -62,6 +62,20 @@ extern "C" LLVM_ATTRIBUTE_USED int LLVMFuzzerTestOneInput(const uint8_t *data, s
   MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
   context.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
 
+  // Known upstream crash, not ours to find again: MLIR 22's linalg custom parsers (broadcast,
+  // reduce) store a null attribute when `dimensions =` is not followed by an array, and die
+  // (mlir-opt too; test/Fuzz/Open/upstream-linalg-broadcast-dimensions.mlir, docs/fuzzing.md).
+  // Such inputs are skipped so that the run goes on finding crashes of this project's code.
+  StringRef text(reinterpret_cast<const char *>(data), size);
+  for (size_t at = text.find("dimensions"); at != StringRef::npos;
+       at = text.find("dimensions", at + 1)) {
+    StringRef rest = text.drop_front(at + strlen("dimensions")).ltrim();
+    if (!rest.consume_front("="))
+      continue; // `dimensions(...)` and the like go through other parsers
+    if (!rest.ltrim().starts_with("["))
+      return 0;
+  }
+
   // A copy of the bytes: the lexer wants a NUL-terminated buffer, which libFuzzer's data is not.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

@@ -121,7 +121,8 @@ class Executable:
 
     def plan(self, function, *values):
         """The launches a call would make, without a GPU: each value is a tensor's shape (a
-        tuple), a tensor, or a scalar. Returns dicts of kernel, grid, block, shared_bytes."""
+        tuple), a tensor, or a scalar. Returns dicts of kernel, grid, block, cluster ((0, 0, 0)
+        unless a thread-block cluster launch) and shared_bytes."""
         launcher = self.launcher(function)
         with launcher.lock:
             launcher.fill(values)
@@ -129,7 +130,7 @@ class Executable:
         _check(error)
         names = [name for name, _ in self.kernels]
         return [dict(kernel=names[l.kernel], grid=tuple(l.grid), block=tuple(l.block),
-                     shared_bytes=l.shared_bytes) for l in launches]
+                     cluster=tuple(l.cluster), shared_bytes=l.shared_bytes) for l in launches]
 
     def run(self, function, *values, stream=None):
         """Launches `function` on device tensors (inputs, then outputs) on `stream` (a

@@ -25,15 +25,20 @@ import time
 
 DTYPES = ["f32", "f16", "bf16"]
 
-# Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_shared
-# <= 57856 < chunked), the dynamic dispatch tiers (every power of two from 8 to 16384), and odd
-# or prime widths.
+# Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
+# of 2, 4 and 8 blocks <= 32768, 65536, 131072 < chunked on sm_90), the dynamic dispatch tiers
+# (every power of two from 8 to 16384), and odd or prime widths.
 WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 1000,
-          1023, 1024, 1025, 2048, 2049, 4095, 4097, 8192, 8193, 16384, 16385, 32767, 32769,
-          50257, 57856, 57857, 128256, 1000003]
+          1023, 1024, 1025, 2048, 2049, 4095, 4097, 8192, 8193, 16384, 16385, 32767, 32768,
+          32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 1000003]
+# Row counts of the cluster plans (one cluster a row): 1, 2, 3, 7 and 129.
+CLUSTER_ROWS = [2, 3, 7, 129]
+CLUSTER_WIDTHS = [16385, 40000, 65537, 131072]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 VARIANT_WIDTHS = [33, 1000, 4097, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
+# Seconds a case may take (a sanitizer run of the widest is under a minute).
+CASE_TIMEOUT = 240
 SPECIALS = ["neg-inf-rows", "pos-inf", "nan", "large", "constant-rows"]
 
 
@@ -108,6 +113,11 @@ HAND_PLANS = [
     ("chunked_online", 33, "#softmax.strategy<chunked_online, lanes = 32, rows = 4, vector = 1, chunks = 1>"),
     ("row_registers", 1000, "#softmax.strategy<row_registers, lanes = 32, rows = 4, vector = 4, chunks = 8>"),
     ("multi_row", 100, "#softmax.strategy<multi_row, lanes = 16, rows = 2, vector = 4, chunks = 2>"),
+    # A row over a cluster of blocks at widths the selection gives other plans, with warps of
+    # one block, an odd cluster size and one scalar column a lane.
+    ("row_cluster", 1000, "#softmax.strategy<row_cluster, lanes = 32, rows = 1, vector = 4, chunks = 2, cluster = 4>"),
+    ("row_cluster", 5000, "#softmax.strategy<row_cluster, lanes = 128, rows = 1, vector = 4, chunks = 4, cluster = 3>"),
+    ("row_cluster", 3000, "#softmax.strategy<row_cluster, lanes = 64, rows = 1, vector = 1, chunks = 8, cluster = 8>"),
     # vector = 1: the same scalar loop that operands misaligned differently take.
     ("chunked_online", 5000, "#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 1, chunks = 1>"),
     ("row_registers", 700, "#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 12>"),
@@ -148,9 +158,13 @@ def cases(quick):
             for n in (100, 3000, 40000):
                 yield dict(name=f"{variant} {dtype} 37x{n} stride {n + 13}", variant=variant,
                            dtype=dtype, m=37, n=n, stride=n + 13)
+        for n in CLUSTER_WIDTHS:
+            for m in CLUSTER_ROWS:
+                yield dict(name=f"softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype, m=m,
+                           n=n)
         for plan, n, strategy in HAND_PLANS:
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
-        for n in (1000, 1023, 127):
+        for n in (1000, 1023, 127, 50257, 131071):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
     yield from pipelined_cases()
 
@@ -180,7 +194,12 @@ def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
         sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
         cmd = [sanitizer, "--tool", tool, "--error-exitcode", "99"] + cmd
     start = time.time()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CASE_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        # A hung kernel (a barrier some block never reaches) must fail its case, not the run.
+        out_text = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        proc = subprocess.CompletedProcess(cmd, 124, out_text, f"timed out after {CASE_TIMEOUT} s")
     result = {"name": case["name"], "exit": proc.returncode, "seconds": round(time.time() - start, 2),
               "command": " ".join(cmd[cmd.index(runner):])}
     if os.path.exists(out):
@@ -214,6 +233,14 @@ def pipelined_cases():
             m = 4224 * rows
             yield dict(name=f"pipelined softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype,
                        m=m, n=n)
+    # row_cluster with many rows (more clusters than are resident at once) in 16-bit types,
+    # and a row stride.
+    yield dict(name="pipelined softmax bf16 264x40000", variant="softmax", dtype="bf16", m=264,
+               n=40000)
+    yield dict(name="pipelined attention f16 1100x20000", variant="attention", dtype="f16",
+               m=1100, n=20000)
+    yield dict(name="pipelined log_softmax bf16 600x100003 stride 100011", variant="log_softmax",
+               dtype="bf16", m=600, n=100003, stride=100011)
     yield dict(name="pipelined attention bf16 33792x1000", variant="attention", dtype="bf16",
                m=33792, n=1000)
     yield dict(name="pipelined padding bf16 8448x4096", variant="padding", dtype="bf16",
@@ -225,14 +252,18 @@ def pipelined_cases():
 def memcheck_cases():
     """One case per plan and per fused variant, small enough for the sanitizer."""
     for dtype in DTYPES:
-        # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 9000), row_shared
-        # (40000), chunked_online (70000).
-        for n in (8, 100, 1000, 3000, 9000, 40000, 70000):
+        # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 9000), row_cluster
+        # (20000, 40000, 70000), chunked_online (140000).
+        for n in (8, 100, 1000, 3000, 9000, 20000, 40000, 70000, 140000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)
+        yield dict(name=f"softmax {dtype} 5x40000 stride 40013", variant="softmax", dtype=dtype,
+                   m=5, n=40000, stride=40013)
     for variant in VARIANTS:
         yield dict(name=f"{variant} bf16 5x1000", variant=variant, dtype="bf16", m=5, n=1000)
+    for variant in ("log_softmax", "bias", "causal", "mask", "attention"):  # row_cluster
+        yield dict(name=f"{variant} bf16 5x40000", variant=variant, dtype="bf16", m=5, n=40000)
     for plan, n, strategy in HAND_PLANS:
         yield dict(name=f"hand {plan} f32 5x{n}", hand=strategy, dtype="f32", m=5, n=n)
 
@@ -253,7 +284,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer widths")
     parser.add_argument("--pipelined", action="store_true",
                         help="only the row counts that pipeline the 16-bit register plans (with "
-                             "--memcheck: under the sanitizer, one case)")
+                             "--memcheck: under the sanitizer, two cases)")
     parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
 
@@ -263,7 +294,9 @@ def main():
     if args.pipelined:
         selected = list(pipelined_cases())
         if args.memcheck:
-            selected = [dict(selected[2], name=selected[2]["name"] + " " + args.tool)]
+            # A register plan's, and a row_cluster plan's (distributed shared memory).
+            picked = [selected[2]] + [c for c in selected if c["name"] == "pipelined softmax bf16 264x40000"]
+            selected = [dict(c, name=c["name"] + " " + args.tool) for c in picked]
     else:
         selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
     kind = args.tool if args.memcheck else "conformance"

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -109,6 +109,20 @@ bench() {
 
 probe() { :; }
 
+# Small batches of wide rows (issue 12's table): latency-bound, timed beside a copy of the same
+# bytes. The f32 shapes run the dynamic f32 program, the bf16 one a dynamic bf16 program.
+small_batch() {
+  local s=$cases/small.mlir
+  for shape in 1x128256 8x128256 64x128256 32x262144 1x1048576; do
+    case_ "small_f32_$shape" "$s" --entry=softmax_dyn_f32 --shape=$shape --no-check --bench --reps=200
+  done
+  local b=$work/softmax_dyn_bf16.mlir
+  printf 'func.func @softmax_dyn_bf16(%%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {\n  %%y = softmax.softmax %%x : tensor<?x?xbf16>\n  return %%y : tensor<?x?xbf16>\n}\n' > "$b"
+  for shape in 1x128256 8x131072 4x4194304; do
+    case_ "small_bf16_$shape" "$b" --shape=$shape --no-check --bench --reps=200
+  done
+}
+
 # The Python package (python/softmax_compiler) on torch tensors: scripts/gpu/python_check.py.
 python_() {
   SOFTMAX_C_LIBRARY=$work/softmax/lib/libsoftmax-c.so PYTHONPATH=$root/python \
@@ -207,6 +221,12 @@ sweep16() {
     --types bf16 --widths 128,512,1024,2048,4096,8192,16384 --values 8,16,32,64 --no-chunked
 }
 
+# row_cluster plans (blocks a cluster, lanes, values a thread) beside the chunked plan.
+sweep_cluster() {
+  python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs" \
+    --types f32,bf16 --widths 32768,65536,131072 --cluster
+}
+
 sweep() {
   python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs"
 }
@@ -233,8 +253,10 @@ echo "$header"
 for mode in "${modes[@]}"; do
   [ "$mode" = python ] && mode=python_
   [ "$mode" = bench-python ] && mode=bench_python
+  [ "$mode" = sweep-cluster ] && mode=sweep_cluster
+  [ "$mode" = small-batch ] && mode=small_batch
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, compare, capi, probe, profile, python, bench-python)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, compare, capi, probe, profile, python, bench-python)" >&2
     exit 2
   fi
   "$mode"

@@ -5,7 +5,7 @@ thread, lanes and plan kind, each as a fraction of a device-to-device copy of th
 measured in the same process. One case at a time.
 
     sweep.py --runner PATH [--out DIR] [--jsonl-dir DIR] [--types f32,bf16] [--widths 32,512]
-             [--values 8,16,32] [--no-chunked]
+             [--values 8,16,32] [--no-chunked | --cluster]
 
 Prints, per (type, width), every candidate and the best last; writes DIR/sweep.md.
 """
@@ -56,6 +56,25 @@ def candidates(n, elem_bytes, values_list=(8, 16, 32), chunked=True):
     return list(dict.fromkeys(out))
 
 
+def cluster_candidates(n, elem_bytes):
+    """row_cluster plans for a row of n: 2 to 8 blocks of 256 to 1024 lanes, each block holding
+    ceil(n / blocks) columns in as few values a thread as fit; the chunked plan beside them."""
+    widest = 16 // elem_bytes
+    out = []
+    for blocks in (2, 4, 8):
+        per_block = -(-n // blocks)
+        for lanes in (256, 512, 1024):
+            values = -(-per_block // lanes)
+            values = -(-values // widest) * widest
+            if values > 64 or values < widest or values // widest > 64:
+                continue
+            out.append(f"#softmax.strategy<row_cluster, lanes = {lanes}, rows = 1, vector = {widest}, "
+                       f"chunks = {values // widest}, cluster = {blocks}>")
+    out.append(f"#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = {widest}, "
+               f"chunks = {max(1, 32 // widest)}>")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runner", default=os.environ.get("SOFTMAX_RUN", "softmax-run"))
@@ -65,6 +84,8 @@ def main():
     parser.add_argument("--widths", default=",".join(map(str, WIDTHS)))
     parser.add_argument("--values", default="8,16,32", help="values a thread, comma-separated")
     parser.add_argument("--no-chunked", action="store_true", help="register plans only")
+    parser.add_argument("--cluster", action="store_true",
+                        help="row_cluster plans (2 to 8 blocks) and the chunked plan instead")
     args = parser.parse_args()
     type_bytes = {"f32": 4, "bf16": 2, "f16": 2}
     types = [(t, type_bytes[t]) for t in args.types.split(",")]
@@ -78,7 +99,9 @@ def main():
             m = max(1, ELEMENTS // n)
             t = f"tensor<{m}x{n}x{dtype}>"
             rows = []
-            for strategy in candidates(n, elem_bytes, values_list, not args.no_chunked):
+            plans = (cluster_candidates(n, elem_bytes) if args.cluster else
+                     candidates(n, elem_bytes, values_list, not args.no_chunked))
+            for strategy in plans:
                 src = os.path.join(work, "case.mlir")
                 with open(src, "w") as f:
                     f.write(f"func.func @sweep(%x: {t}) -> {t} {{\n"

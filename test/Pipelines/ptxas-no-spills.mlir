@@ -1,11 +1,12 @@
-// Every plan x f32/f16/bf16, plain and scale + causal + softmax + cast, assembles with ptxas
+// Every plan sm_90 chooses x f32/f16/bf16, plain and scale + causal + softmax + cast, assembles with ptxas
 // for sm_90 without spills: 0 bytes of stack and of spill stores/loads in every kernel.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 
-// Each kernel once, by name (24 kernels: 4 plans x 3 types x 2 programs).
+// Each kernel once, by name (24 kernels: 4 plans x 3 types x 2 programs; row_shared, which
+// sm_90 does not choose, is in ptxas-no-spills-sm80.mlir).
 // CHECK-DAG: Compiling entry function 'plain_multi_row_f32_0_multi_row' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_multi_row_f32_0_multi_row' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_multi_row_f16_0_multi_row' for 'sm_90'
@@ -18,12 +19,12 @@
 // CHECK-DAG: Compiling entry function 'fused_row_registers_f16_0_row_registers' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_row_registers_bf16_0_row_registers' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_row_registers_bf16_0_row_registers' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_row_shared_f32_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'fused_row_shared_f32_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_row_shared_f16_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'fused_row_shared_f16_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_row_shared_bf16_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'fused_row_shared_bf16_0_row_shared' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_cluster_f32_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_cluster_f32_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_cluster_f16_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_cluster_f16_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_cluster_bf16_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_cluster_bf16_0_row_cluster' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_chunked_online_f32_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_chunked_online_f32_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_chunked_online_f16_0_chunked_online' for 'sm_90'
@@ -115,12 +116,12 @@ func.func @fused_row_registers_bf16(%x: tensor<4096x16384xbf16>) -> tensor<4096x
   return %y : tensor<4096x16384xbf16>
 }
 
-func.func @plain_row_shared_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xf32> {
+func.func @plain_row_cluster_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xf32> {
   %p = softmax.softmax %x : tensor<256x50000xf32>
   return %p : tensor<256x50000xf32>
 }
 
-func.func @fused_row_shared_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xbf16> {
+func.func @fused_row_cluster_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xbf16> {
   %s = softmax.scale %x by 0.125 : tensor<256x50000xf32>
   %c = softmax.mask %s, causal offset = 25000 : tensor<256x50000xf32>
   %p = softmax.softmax %c : tensor<256x50000xf32>
@@ -128,12 +129,12 @@ func.func @fused_row_shared_f32(%x: tensor<256x50000xf32>) -> tensor<256x50000xb
   return %y : tensor<256x50000xbf16>
 }
 
-func.func @plain_row_shared_f16(%x: tensor<256x50000xf16>) -> tensor<256x50000xf16> {
+func.func @plain_row_cluster_f16(%x: tensor<256x50000xf16>) -> tensor<256x50000xf16> {
   %p = softmax.softmax %x : tensor<256x50000xf16>
   return %p : tensor<256x50000xf16>
 }
 
-func.func @fused_row_shared_f16(%x: tensor<256x50000xf16>) -> tensor<256x50000xf16> {
+func.func @fused_row_cluster_f16(%x: tensor<256x50000xf16>) -> tensor<256x50000xf16> {
   %w = softmax.cast %x : tensor<256x50000xf16> to tensor<256x50000xf32>
   %s = softmax.scale %w by 0.125 : tensor<256x50000xf32>
   %c = softmax.mask %s, causal offset = 25000 : tensor<256x50000xf32>
@@ -142,12 +143,12 @@ func.func @fused_row_shared_f16(%x: tensor<256x50000xf16>) -> tensor<256x50000xf
   return %y : tensor<256x50000xf16>
 }
 
-func.func @plain_row_shared_bf16(%x: tensor<256x50000xbf16>) -> tensor<256x50000xbf16> {
+func.func @plain_row_cluster_bf16(%x: tensor<256x50000xbf16>) -> tensor<256x50000xbf16> {
   %p = softmax.softmax %x : tensor<256x50000xbf16>
   return %p : tensor<256x50000xbf16>
 }
 
-func.func @fused_row_shared_bf16(%x: tensor<256x50000xbf16>) -> tensor<256x50000xbf16> {
+func.func @fused_row_cluster_bf16(%x: tensor<256x50000xbf16>) -> tensor<256x50000xbf16> {
   %w = softmax.cast %x : tensor<256x50000xbf16> to tensor<256x50000xf32>
   %s = softmax.scale %w by 0.125 : tensor<256x50000xf32>
   %c = softmax.mask %s, causal offset = 25000 : tensor<256x50000xf32>
@@ -156,43 +157,43 @@ func.func @fused_row_shared_bf16(%x: tensor<256x50000xbf16>) -> tensor<256x50000
   return %y : tensor<256x50000xbf16>
 }
 
-func.func @plain_chunked_online_f32(%x: tensor<256x65536xf32>) -> tensor<256x65536xf32> {
-  %p = softmax.softmax %x : tensor<256x65536xf32>
-  return %p : tensor<256x65536xf32>
+func.func @plain_chunked_online_f32(%x: tensor<256x200000xf32>) -> tensor<256x200000xf32> {
+  %p = softmax.softmax %x : tensor<256x200000xf32>
+  return %p : tensor<256x200000xf32>
 }
 
-func.func @fused_chunked_online_f32(%x: tensor<256x65536xf32>) -> tensor<256x65536xbf16> {
-  %s = softmax.scale %x by 0.125 : tensor<256x65536xf32>
-  %c = softmax.mask %s, causal offset = 32768 : tensor<256x65536xf32>
-  %p = softmax.softmax %c : tensor<256x65536xf32>
-  %y = softmax.cast %p : tensor<256x65536xf32> to tensor<256x65536xbf16>
-  return %y : tensor<256x65536xbf16>
+func.func @fused_chunked_online_f32(%x: tensor<256x200000xf32>) -> tensor<256x200000xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<256x200000xf32>
+  %c = softmax.mask %s, causal offset = 100000 : tensor<256x200000xf32>
+  %p = softmax.softmax %c : tensor<256x200000xf32>
+  %y = softmax.cast %p : tensor<256x200000xf32> to tensor<256x200000xbf16>
+  return %y : tensor<256x200000xbf16>
 }
 
-func.func @plain_chunked_online_f16(%x: tensor<256x65536xf16>) -> tensor<256x65536xf16> {
-  %p = softmax.softmax %x : tensor<256x65536xf16>
-  return %p : tensor<256x65536xf16>
+func.func @plain_chunked_online_f16(%x: tensor<256x200000xf16>) -> tensor<256x200000xf16> {
+  %p = softmax.softmax %x : tensor<256x200000xf16>
+  return %p : tensor<256x200000xf16>
 }
 
-func.func @fused_chunked_online_f16(%x: tensor<256x65536xf16>) -> tensor<256x65536xf16> {
-  %w = softmax.cast %x : tensor<256x65536xf16> to tensor<256x65536xf32>
-  %s = softmax.scale %w by 0.125 : tensor<256x65536xf32>
-  %c = softmax.mask %s, causal offset = 32768 : tensor<256x65536xf32>
-  %p = softmax.softmax %c : tensor<256x65536xf32>
-  %y = softmax.cast %p : tensor<256x65536xf32> to tensor<256x65536xf16>
-  return %y : tensor<256x65536xf16>
+func.func @fused_chunked_online_f16(%x: tensor<256x200000xf16>) -> tensor<256x200000xf16> {
+  %w = softmax.cast %x : tensor<256x200000xf16> to tensor<256x200000xf32>
+  %s = softmax.scale %w by 0.125 : tensor<256x200000xf32>
+  %c = softmax.mask %s, causal offset = 100000 : tensor<256x200000xf32>
+  %p = softmax.softmax %c : tensor<256x200000xf32>
+  %y = softmax.cast %p : tensor<256x200000xf32> to tensor<256x200000xf16>
+  return %y : tensor<256x200000xf16>
 }
 
-func.func @plain_chunked_online_bf16(%x: tensor<256x65536xbf16>) -> tensor<256x65536xbf16> {
-  %p = softmax.softmax %x : tensor<256x65536xbf16>
-  return %p : tensor<256x65536xbf16>
+func.func @plain_chunked_online_bf16(%x: tensor<256x200000xbf16>) -> tensor<256x200000xbf16> {
+  %p = softmax.softmax %x : tensor<256x200000xbf16>
+  return %p : tensor<256x200000xbf16>
 }
 
-func.func @fused_chunked_online_bf16(%x: tensor<256x65536xbf16>) -> tensor<256x65536xbf16> {
-  %w = softmax.cast %x : tensor<256x65536xbf16> to tensor<256x65536xf32>
-  %s = softmax.scale %w by 0.125 : tensor<256x65536xf32>
-  %c = softmax.mask %s, causal offset = 32768 : tensor<256x65536xf32>
-  %p = softmax.softmax %c : tensor<256x65536xf32>
-  %y = softmax.cast %p : tensor<256x65536xf32> to tensor<256x65536xbf16>
-  return %y : tensor<256x65536xbf16>
+func.func @fused_chunked_online_bf16(%x: tensor<256x200000xbf16>) -> tensor<256x200000xbf16> {
+  %w = softmax.cast %x : tensor<256x200000xbf16> to tensor<256x200000xf32>
+  %s = softmax.scale %w by 0.125 : tensor<256x200000xf32>
+  %c = softmax.mask %s, causal offset = 100000 : tensor<256x200000xf32>
+  %p = softmax.softmax %c : tensor<256x200000xf32>
+  %y = softmax.cast %p : tensor<256x200000xf32> to tensor<256x200000xbf16>
+  return %y : tensor<256x200000xbf16>
 }

@@ -21,19 +21,30 @@
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: st.global.v4.b32
-// Rows beyond the registers but within shared memory: one read, the row kept in dynamic
-// shared memory between the passes.
-// CHECK-LABEL: .entry shared_0_row_shared(
+// Rows beyond a block's registers (sm_90): the row over a thread-block cluster, each block's
+// part in registers, the blocks' max and sum read from each other's shared memory.
+// CHECK-LABEL: .entry shared_0_row_cluster(
+// CHECK: ld.global.v4.b32
+// CHECK: barrier.cluster.arrive.aligned
+// CHECK: barrier.cluster.wait.aligned
+// CHECK: mapa.shared::cluster.u64
+// CHECK: ld.shared::cluster.v2.b32
+// CHECK: barrier.cluster.arrive.aligned
+// CHECK: st.global.v4.b32
+// CHECK: barrier.cluster.wait.aligned
+// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first.
+// CHECK-LABEL: .entry odd_0_row_cluster(
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+// The row in shared memory (written here; chosen where clusters are not): one read, the row
+// kept in dynamic shared memory between the passes.
+// CHECK-LABEL: .entry in_shared_0_row_shared(
 // CHECK: ld.global.v4.b32
 // CHECK: st.shared.v4.b32
 // CHECK: ld.shared.v4.b32
 // CHECK: st.global.v4.b32
-// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first.
-// CHECK-LABEL: .entry odd_0_row_shared(
-// CHECK: ld.global.v4.b32
-// CHECK: st.global.v4.b32
 
-// Wide rows: the chunked online plan loops.
+// Rows wider than 8 blocks hold: the chunked online plan loops.
 // CHECK-LABEL: .entry wide_0_chunked_online(
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
@@ -70,7 +81,12 @@ func.func @odd(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
   return %p : tensor<64x50257xbf16>
 }
 
-func.func @wide(%x: tensor<8x131072xf32>) -> tensor<8x131072xf32> {
-  %p = softmax.log_softmax %x : tensor<8x131072xf32>
-  return %p : tensor<8x131072xf32>
+func.func @in_shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {
+  %p = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]} : tensor<64x40000xf32> -> tensor<64x40000xf32>
+  return %p : tensor<64x40000xf32>
+}
+
+func.func @wide(%x: tensor<8x200000xf32>) -> tensor<8x200000xf32> {
+  %p = softmax.log_softmax %x : tensor<8x200000xf32>
+  return %p : tensor<8x200000xf32>
 }

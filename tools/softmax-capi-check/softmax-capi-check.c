@@ -304,15 +304,17 @@ static void emit(const char *format, ...) {
 }
 
 /* Widths in each plan's range (multi_row up to 512 columns in f32 and 1024 in 16-bit types, then
- * row_registers up to 16384, row_shared up to 57856, chunked_online above: docs/strategies.md)
- * and row counts that are not multiples of the rows a block takes. */
+ * row_registers up to 16384, row_cluster up to 131072 on sm_90 (a thread-block cluster launch:
+ * cuLaunchKernelEx), chunked_online above: docs/strategies.md) and row counts that are not
+ * multiples of the rows a block takes. */
 static const struct {
   int64_t rows, width;
   const char *plan, *plan16; /* the plan for f32, and for bf16 and f16 */
 } kShapes[] = {
     {333, 32, "multi_row", "multi_row"},      {257, 100, "multi_row", "multi_row"},
     {64, 1000, "row_registers", "multi_row"}, {37, 4096, "row_registers", "row_registers"},
-    {9, 40000, "row_shared", "row_shared"},   {5, 70000, "chunked_online", "chunked_online"},
+    {9, 40000, "row_cluster", "row_cluster"}, {5, 70000, "row_cluster", "row_cluster"},
+    {3, 140000, "chunked_online", "chunked_online"},
 };
 enum { kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]) };
 
@@ -391,10 +393,11 @@ static void buildCases(void) {
        "  %%y = softmax.log_softmax %%x : tensor<?x?xf32>\n"
        "  return %%y : tensor<?x?xf32>\n}\n");
   {
-    int64_t a[2] = {257, 100}, b[2] = {37, 4096}, c[2] = {5, 70000};
+    int64_t a[2] = {257, 100}, b[2] = {37, 4096}, c[2] = {5, 70000}, d[2] = {3, 140000};
     addCase("log_dynamic_f32", F32, LOG, 2, a, "multi_row");
     addCase("log_dynamic_f32", F32, LOG, 2, b, "row_registers");
-    addCase("log_dynamic_f32", F32, LOG, 2, c, "chunked_online");
+    addCase("log_dynamic_f32", F32, LOG, 2, c, "row_cluster");
+    addCase("log_dynamic_f32", F32, LOG, 2, d, "chunked_online");
   }
   /* Fused chains, 3-D: attention scores in bf16 (cast, scale by 1/8, causal mask, softmax,
    * cast back), static; and dynamic f32 with the scale as an argument and a causal offset. */
@@ -418,7 +421,7 @@ static void buildCases(void) {
        "  return %%y : tensor<?x?x?xf32>\n}\n");
   {
     int64_t a[3] = {4, 100, 100}, b[3] = {2, 64, 5000}, c[3] = {2, 8, 70000};
-    const char *plans[3] = {"multi_row", "row_registers", "chunked_online"};
+    const char *plans[3] = {"multi_row", "row_registers", "row_cluster"};
     int64_t *shapes[3] = {a, b, c};
     for (int i = 0; i < 3; ++i) {
       Case *k = addCase("attention_dynamic_f32", F32, ATTENTION, 3, shapes[i], plans[i]);

@@ -27,6 +27,10 @@ std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
   info.chip = chip.str();
   info.sharedMemoryPerBlock = facts->sharedMemoryPerBlock;
   info.multiprocessors = facts->multiprocessors;
+  // Clusters came with sm_90; 8 blocks is the size every sm_90 part supports (16 needs an
+  // opt-in per kernel and a part whose GPCs allow it).
+  if (chip.starts_with("sm_90"))
+    info.clusterBlocks = 8;
   return info;
 }
 

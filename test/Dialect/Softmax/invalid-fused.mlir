@@ -121,6 +121,14 @@ func.func @row_too_wide_for_shared(%x: tensor<4x60000xf32>) -> tensor<4x60000xf3
 
 // -----
 
+func.func @row_too_wide_for_cluster(%x: tensor<4x70000xf32>) -> tensor<4x70000xf32> {
+  // expected-error @+1 {{'softmax.fused' op strategy #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4> holds rows of at most 65536 elements (cluster * lanes * vector * chunks), but the row has 70000}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>]} : tensor<4x70000xf32> -> tensor<4x70000xf32>
+  return %0 : tensor<4x70000xf32>
+}
+
+// -----
+
 func.func @scale_by_f80(%x: tensor<4x8xf32>, %t: f80) -> tensor<4x8xf32> {
   // expected-error @+1 {{'softmax.fused' op prologue step #softmax.scale_by<0> needs an f16, bf16, f32 or f64 scalar, got 'f80'}}
   %0 = softmax.fused softmax %x (%t : f80) axis = 1 prologue [#softmax.scale_by<0>] : tensor<4x8xf32> -> tensor<4x8xf32>

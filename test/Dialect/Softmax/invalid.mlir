@@ -272,13 +272,43 @@ func.func @strategy_row_shared() attributes {s = #softmax.strategy<row_shared, l
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::softmax::KernelPlan to be one of: multi_row, row_registers, chunked_online, row_shared}}
+// expected-error @+1 {{row_cluster spreads a row over 2 to 16 blocks: cluster must be in that range, got 1}}
+func.func @strategy_cluster_one() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{row_cluster spreads a row over 2 to 16 blocks: cluster must be in that range, got 17}}
+func.func @strategy_cluster_big() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 17>} { return }
+
+// -----
+
+// expected-error @+1 {{row_cluster gives a row whole blocks: rows must be 1, got 2}}
+func.func @strategy_cluster_rows() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 2, vector = 4, chunks = 4, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{a block of lanes * rows = 16 threads must be a multiple of 32 and at most 1024}}
+func.func @strategy_cluster_lanes() attributes {s = #softmax.strategy<row_cluster, lanes = 16, rows = 1, vector = 4, chunks = 4, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{row_cluster keeps vector * chunks = 512 values a thread in registers, at most 256}}
+func.func @strategy_cluster_values() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 64, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{cluster is row_cluster's parameter: row_registers needs cluster = 1 (or none), got 4}}
+func.func @strategy_cluster_elsewhere() attributes {s = #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 4>} { return }
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::KernelPlan to be one of: multi_row, row_registers, chunked_online, row_shared, row_cluster}}
 // expected-error @+1 {{failed to parse Softmax_StrategyAttr parameter 'plan'}}
 func.func @strategy_plan() attributes {s = #softmax.strategy<tiled, lanes = 16, rows = 2, vector = 4, chunks = 1>} { return }
 
 // -----
 
-// expected-error @+1 {{expected ','}}
+// expected-error @+1 {{struct is missing required parameter: chunks}}
 func.func @strategy_missing() attributes {s = #softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4>} { return }
 
 // -----

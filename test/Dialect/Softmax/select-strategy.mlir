@@ -10,8 +10,11 @@
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
 //    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
 //    columns, the widest measured (f32: 256 lanes x 64 values);
-//  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements);
-//  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
+//  - row_cluster (sm_90, the default chip) while the fewest blocks of a cluster (at most 8)
+//    that hold 16384 columns each cover the row, each block the register plan of its
+//    ceil(width / blocks) columns; 16-bit rows of at most 32768 columns take chunked_online
+//    (select-strategy-cluster.mlir has the plans of other chips);
+//  - chunked_online beyond (row_shared, the row in shared memory, only where clusters are not). The vector is 16 bytes (or the widest power of two a narrower row
 //    fills); rows are split at vector boundaries, so any width keeps whole vectors.
 
 // CHECK-LABEL: func.func @n1_f32(
@@ -132,7 +135,7 @@ func.func @n16384_f32(%x: tensor<65536x16384xf32>) -> tensor<65536x16384xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n16385_f32(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 9, cluster = 2>]
 func.func @n16385_f32(%x: tensor<65536x16385xf32>) -> tensor<65536x16385xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xf32> -> tensor<65536x16385xf32>
   return %0 : tensor<65536x16385xf32>
@@ -141,7 +144,7 @@ func.func @n16385_f32(%x: tensor<65536x16385xf32>) -> tensor<65536x16385xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n57856_f32(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 15, cluster = 4>]
 func.func @n57856_f32(%x: tensor<65536x57856xf32>) -> tensor<65536x57856xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xf32> -> tensor<65536x57856xf32>
   return %0 : tensor<65536x57856xf32>
@@ -150,7 +153,7 @@ func.func @n57856_f32(%x: tensor<65536x57856xf32>) -> tensor<65536x57856xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n57864_f32(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 15, cluster = 4>]
 func.func @n57864_f32(%x: tensor<65536x57864xf32>) -> tensor<65536x57864xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xf32> -> tensor<65536x57864xf32>
   return %0 : tensor<65536x57864xf32>
@@ -276,7 +279,7 @@ func.func @n16384_f16(%x: tensor<65536x16384xf16>) -> tensor<65536x16384xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16385_f16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16385_f16(%x: tensor<65536x16385xf16>) -> tensor<65536x16385xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xf16> -> tensor<65536x16385xf16>
   return %0 : tensor<65536x16385xf16>
@@ -285,7 +288,7 @@ func.func @n16385_f16(%x: tensor<65536x16385xf16>) -> tensor<65536x16385xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n57856_f16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
 func.func @n57856_f16(%x: tensor<65536x57856xf16>) -> tensor<65536x57856xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xf16> -> tensor<65536x57856xf16>
   return %0 : tensor<65536x57856xf16>
@@ -294,7 +297,7 @@ func.func @n57856_f16(%x: tensor<65536x57856xf16>) -> tensor<65536x57856xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n57864_f16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
 func.func @n57864_f16(%x: tensor<65536x57864xf16>) -> tensor<65536x57864xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xf16> -> tensor<65536x57864xf16>
   return %0 : tensor<65536x57864xf16>
@@ -420,7 +423,7 @@ func.func @n16384_bf16(%x: tensor<65536x16384xbf16>) -> tensor<65536x16384xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n16385_bf16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16385_bf16(%x: tensor<65536x16385xbf16>) -> tensor<65536x16385xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xbf16> -> tensor<65536x16385xbf16>
   return %0 : tensor<65536x16385xbf16>
@@ -429,7 +432,7 @@ func.func @n16385_bf16(%x: tensor<65536x16385xbf16>) -> tensor<65536x16385xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n57856_bf16(
-// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
 func.func @n57856_bf16(%x: tensor<65536x57856xbf16>) -> tensor<65536x57856xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xbf16> -> tensor<65536x57856xbf16>
   return %0 : tensor<65536x57856xbf16>
@@ -438,7 +441,7 @@ func.func @n57856_bf16(%x: tensor<65536x57856xbf16>) -> tensor<65536x57856xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n57864_bf16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
 func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xbf16> -> tensor<65536x57864xbf16>
   return %0 : tensor<65536x57864xbf16>
@@ -449,7 +452,7 @@ func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16>
 // static width at the top of its tier gets), row_shared, and a final chunked_online plan; the
 // host code dispatches on N. The vector is the widest, checked for alignment at run time.
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -458,7 +461,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 2>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

@@ -52,7 +52,8 @@ std::string uniqueKernelName(gpu::GPUModuleOp kernels, StringRef name) {
   return uniqueSymbolName(kernels, name);
 }
 
-/// Checks the plans of `op` against the limits of `target`: the block size, and for row_shared
+/// Checks the plans of `op` against the limits of `target`: the block size, the cluster size of
+/// row_cluster, and for row_shared
 /// the dynamic shared memory the widest row it handles needs (the launch in lowerFused and the
 /// kernel in RowKernel.cpp lay it out as reduction slots, then the row as f32 rounded up to
 /// whole vectors).
@@ -62,6 +63,13 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan
                               << ") has blocks of " << plan.getBlockSize() << " threads, but "
                               << target.chip << " allows at most " << target.maxThreadsPerBlock;
+    if (plan.getPlan() == KernelPlan::row_cluster && plan.getCluster() > target.clusterBlocks)
+      return op.emitOpError() << "'strategies' entry " << i << " (" << plan
+                              << ") spreads a row over a cluster of " << plan.getCluster()
+                              << " blocks, but " << target.chip
+                              << (target.clusterBlocks
+                                      ? " allows at most " + std::to_string(target.clusterBlocks)
+                                      : std::string(" has no thread-block clusters (sm_90 on)"));
     if (plan.getPlan() != KernelPlan::row_shared)
       continue;
     int64_t width = op.getRowWidth();
@@ -202,8 +210,14 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
         arith::ConstantIndexOp::create(builder, loc, 4 * getRowSharedReductionSlots(plan)));
     sharedBytes = arith::IndexCastOp::create(builder, loc, builder.getI32Type(), bytes);
   }
+  // row_cluster: a cluster of blocks a row (the grid is a whole number of clusters).
+  std::optional<gpu::KernelDim3> cluster;
+  if (plan.getPlan() == KernelPlan::row_cluster)
+    cluster = gpu::KernelDim3{arith::ConstantIndexOp::create(builder, loc, plan.getCluster()),
+                              one, one};
   gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
-                            gpu::KernelDim3{threads, one, one}, sharedBytes, kernelOperands);
+                            gpu::KernelDim3{threads, one, one}, sharedBytes, kernelOperands,
+                            /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
 }
 
 LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {

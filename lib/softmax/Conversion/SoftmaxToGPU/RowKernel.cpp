@@ -16,7 +16,10 @@
 //
 // The register plans
 // (multi_row, row_registers) keep the row's values in registers between the reductions and the
-// store: one read, one write. The chunked online plan loops over spans keeping a running max and
+// store: one read, one write. row_cluster is a register plan whose row is spread over the blocks
+// of a thread-block cluster: block `rank` of a cluster holds the span starting `rank * span`
+// columns into the row, and the blocks combine their (max, sum) through distributed shared
+// memory. The chunked online plan loops over spans keeping a running max and
 // sum, then loops again to normalise: two reads, one write, any width.
 //
 // Arithmetic is f32 whatever the storage type. exp and log use ex2.approx / lg2.approx (no
@@ -30,6 +33,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -75,6 +79,7 @@ int64_t mlir::softmax::getRowSharedReductionSlots(StrategyAttr plan) {
 }
 
 bool mlir::softmax::isPipelined(FusedOp op, StrategyAttr plan) {
+  // row_cluster is not pipelined (SelectStrategy.cpp, clusterPlan: measured slower).
   return (plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers) &&
          isPipelinedInput(op.getInput().getType().getElementTypeBitWidth() / 8);
 }
@@ -83,6 +88,8 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
                                      StrategyAttr plan, Value rowCount) {
   auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
   Value groups = arith::CeilDivUIOp::create(builder, loc, rowCount, constant(plan.getRows()));
+  if (plan.getPlan() == KernelPlan::row_cluster) // a cluster of blocks a row
+    return arith::MulIOp::create(builder, loc, groups, constant(plan.getCluster()));
   if (!isPipelined(op, plan))
     return groups;
   // Up to kPipelinedGroups groups a block, once there are enough to keep at least
@@ -113,7 +120,9 @@ public:
   KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
       : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func),
         lanes(plan.getLanes()), rows(plan.getRows()), vector(plan.getVector()),
-        chunks(plan.getChunks()), rank(op.getInput().getType().getRank()),
+        chunks(plan.getChunks()),
+        clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ? plan.getCluster() : 1),
+        rank(op.getInput().getType().getRank()),
         f32(b.getF32Type()), it(b.getIndexType()) {}
 
   void emit(RowKernelVariant variant);
@@ -225,9 +234,20 @@ private:
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  /// row_cluster: the row's (max, sum) from each block's (`sum` relative to the block's `max`),
+  /// through distributed shared memory. Every thread of the cluster calls it once; it leaves
+  /// the cluster barrier that lets blocks exit arrived (finishCluster waits on it).
+  std::pair<Value, Value> clusterMaxSum(Value max, Value sum);
+  /// row_cluster: the first arrival of the cluster barrier (see clusterMaxSum), before any row.
+  void startCluster();
+  /// row_cluster: waits until every block of the cluster has read the others' slots, so that
+  /// none exits (freeing its shared memory) while another still reads it.
+  void finishCluster();
+  /// Merges running (max, sum) pairs: sum = sum_a e^(m_a - m) + sum_b e^(m_b - m).
+  std::pair<Value, Value> mergeMaxSum(Value ma, Value sa, Value mb, Value sb);
   /// Whether chunk `c` (of the span at column 0 past the head) is read.
   Value isRead(int64_t c) {
-    return cmpi(arith::CmpIPredicate::slt, vectorColumn(index(0), c), layout.loadEnd);
+    return cmpi(arith::CmpIPredicate::slt, vectorColumn(columnBase, c), layout.loadEnd);
   }
   /// `then` yields values of `types` when `cond` holds, `otherwise` else.
   SmallVector<Value> ifElseValues(Value cond, TypeRange types,
@@ -298,7 +318,9 @@ private:
   FusedOp op;
   StrategyAttr plan;
   gpu::GPUFuncOp func;
-  int64_t lanes, rows, vector, chunks, rank;
+  int64_t lanes, rows, vector, chunks;
+  int64_t clusterBlocks; ///< blocks a row is spread over (row_cluster), else 1
+  int64_t rank;
   Type f32;
   Type it;              ///< the type of row and column arithmetic (i32 or index)
   bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
@@ -312,6 +334,11 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
+  /// The first column (past the head) of this block's part of the row: 0, or rank * span in a
+  /// row_cluster block.
+  Value columnBase;
+  Value clusterRank;   ///< row_cluster: this block's rank in its cluster (`it`)
+  Value exchange;      ///< row_cluster: the block's (max, sum) slots, read by the cluster
   Value widthIndex; ///< the row width as an index
   Value blockId, groupBegin, groupEnd; ///< this block's row groups
   Value lastRow, lastColumn;
@@ -600,11 +627,14 @@ Value KernelEmitter::vectorColumn(Value base, int64_t c) {
 
 SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
   SmallVector<std::pair<Value, Value>> columns;
+  // A row_cluster row's edge columns are its first block's.
+  Value mine = clusterRank ? cmpi(arith::CmpIPredicate::eq, clusterRank, index(0)) : Value();
+  auto ours = [&](Value valid) { return mine ? andi(valid, mine) : valid; };
   for (int64_t s = 0; s < layout.edgeSlots; ++s) {
     Value offset = add(lane, index(s * lanes));
-    columns.emplace_back(offset, cmpi(arith::CmpIPredicate::ult, offset, layout.head));
+    columns.emplace_back(offset, ours(cmpi(arith::CmpIPredicate::ult, offset, layout.head)));
     Value tail = add(layout.mainEnd, offset);
-    columns.emplace_back(tail, cmpi(arith::CmpIPredicate::ult, tail, width));
+    columns.emplace_back(tail, ours(cmpi(arith::CmpIPredicate::ult, tail, width)));
   }
   return columns;
 }
@@ -835,16 +865,69 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   return result;
 }
 
+std::pair<Value, Value> KernelEmitter::mergeMaxSum(Value ma, Value sa, Value mb, Value sb) {
+  // sum' = sum_a 2^((m_a - m) log2e) + sum_b 2^(...), with m = 0 for two rows of -inf.
+  Value m = arith::MaximumFOp::create(b, loc, ma, mb);
+  Value safe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
+                      f32Const(0.0), m);
+  Value s = arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, sa, expShifted(ma, safe)),
+                                  arith::MulFOp::create(b, loc, sb, expShifted(mb, safe)));
+  return {m, s};
+}
+
+std::pair<Value, Value> KernelEmitter::clusterMaxSum(Value max, Value sum) {
+  // Thread 0 of each block publishes the block's pair in its own shared memory; after the
+  // cluster barrier (arrive has release, wait acquire semantics) every thread reads the pairs of
+  // all the blocks through `mapa` (the same slot in another block's shared memory) and merges
+  // them in rank order, so every block computes the same row statistics. The barrier phases
+  // alternate arrive, wait, arrive, ... for every thread: the kernel arrives once at its start
+  // (startCluster), each exchange first waits on the previous arrival (every block started,
+  // which remote shared memory needs, and done reading the slots of any earlier row), and after
+  // reading arrives again, so that the matching wait (the kernel's last, finishCluster) overlaps
+  // the stores.
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(0)), [&] {
+    memref::StoreOp::create(b, loc, max, exchange, ValueRange{idx(0)});
+    memref::StoreOp::create(b, loc, sum, exchange, ValueRange{idx(1)});
+  });
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), memref::ExtractAlignedPointerAsIndexOp::create(b, loc, exchange));
+  Value slots = LLVM::IntToPtrOp::create(b, loc, sharedPtr, address);
+  SmallVector<std::pair<Value, Value>> pairs;
+  for (int64_t r = 0; r < clusterBlocks; ++r) {
+    Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, slots, i32Const(r));
+    Value remoteSum = LLVM::GEPOp::create(b, loc, clusterPtr, f32, remote,
+                                          ArrayRef<LLVM::GEPArg>{1});
+    pairs.emplace_back(LLVM::LoadOp::create(b, loc, f32, remote, /*alignment=*/8),
+                       LLVM::LoadOp::create(b, loc, f32, remoteSum, /*alignment=*/4));
+  }
+  // Done reading: arrive now, wait at the end of the kernel (finishCluster), so that the
+  // barrier's latency hides behind the stores.
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  while (pairs.size() > 1) {
+    SmallVector<std::pair<Value, Value>> next;
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+      next.push_back(mergeMaxSum(pairs[i].first, pairs[i].second, pairs[i + 1].first,
+                                 pairs[i + 1].second));
+    if (pairs.size() % 2)
+      next.push_back(pairs.back());
+    pairs = std::move(next);
+  }
+  return pairs.front();
+}
+
+void KernelEmitter::startCluster() { NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr()); }
+
+void KernelEmitter::finishCluster() { NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr()); }
+
 std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
-  // Combines running (max, sum) pairs: sum' = sum_a 2^((m_a - m) log2e) + sum_b 2^(...).
   auto merge = [&](Value ma, Value sa, Value mb, Value sb) {
-    Value m = arith::MaximumFOp::create(b, loc, ma, mb);
-    Value safe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
-                        f32Const(0.0), m);
-    Value s = arith::AddFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, sa, expShifted(ma, safe)),
-        arith::MulFOp::create(b, loc, sb, expShifted(mb, safe)));
-    return std::pair<Value, Value>(m, s);
+    return mergeMaxSum(ma, sa, mb, sb);
   };
   int64_t inWarp = std::min<int64_t>(lanes, 32);
   for (int64_t offset = inWarp / 2; offset >= 1; offset /= 2) {
@@ -918,7 +1001,7 @@ SmallVector<Value> KernelEmitter::loadRaw() {
   int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
   SmallVector<Value> raw;
   for (int64_t c = 0; c < layout.chunks; ++c) {
-    Value column0 = vectorColumn(index(0), c);
+    Value column0 = vectorColumn(columnBase, c);
     raw.push_back(ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), rawType,
         [&] {
@@ -945,7 +1028,7 @@ SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw) {
   auto valuesType = VectorType::get({vector}, f32);
   SmallVector<SmallVector<Value>> values;
   for (int64_t c = 0; c < layout.chunks; ++c) {
-    Value column0 = vectorColumn(index(0), c);
+    Value column0 = vectorColumn(columnBase, c);
     Value packed = ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
         [&] {
@@ -1055,6 +1138,18 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
     }
     Value sum = reduce(combineAll(sumTerms, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
     RowStats stats = finishStats(max, sum);
+    if (clusterBlocks > 1) {
+      // This block's exps are relative to its own max: scale them by e^(max - rowMax) (0 for a
+      // block of -inf, whatever the row's max) and normalise with the row's statistics.
+      auto [rowMax, rowSum] = clusterMaxSum(max, sum);
+      RowStats row = finishStats(rowMax, rowSum);
+      if (normalization == Normalization::softmax) {
+        Value blockMasked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
+        Value scale = select(blockMasked, f32Const(0.0), expShifted(max, row.maxSafe));
+        row.invSum = arith::MulFOp::create(b, loc, row.invSum, scale);
+      }
+      stats = row;
+    }
     Value unreadResult =
         skipUnread ? normalize(negInf(), f32Const(0.0), stats) : Value();
     for (auto [c, chunk] : llvm::enumerate(values)) {
@@ -1078,7 +1173,7 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
     }
   }
   for (int64_t c = 0; c < layout.chunks; ++c)
-    storeVector(vectorColumn(index(0), c), results[c]);
+    storeVector(vectorColumn(columnBase, c), results[c]);
   for (auto [i, edge] : llvm::enumerate(edges))
     storeScalar(edge.first, edge.second, results[layout.chunks + i].front());
 }
@@ -1202,8 +1297,15 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   }
   for (int64_t d = 0; d + 1 < rank; ++d)
     leadingSizes.push_back(entry.getArgument(2 + numSide + d));
-  if (!func.getWorkgroupAttributions().empty())
-    smem = func.getWorkgroupAttributions().front();
+  // Workgroup buffers (buildRowKernel): the cross-warp reduction slots, then row_cluster's
+  // exchange slots.
+  ArrayRef<BlockArgument> buffers = func.getWorkgroupAttributions();
+  if (clusterBlocks > 1 && op.getNormalization() != Normalization::none) {
+    exchange = buffers.back();
+    buffers = buffers.drop_back();
+  }
+  if (!buffers.empty())
+    smem = buffers.front();
 
   // Each variant below computes its context in its own arithmetic type.
   auto enter = [&](Type arithmetic, bool alignedRows) {
@@ -1213,8 +1315,18 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     // This block's row groups (buildBlockCount sets the grid).
     Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
     Value grid = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
-    Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
     blockId = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    columnBase = index(0);
+    clusterRank = Value();
+    if (clusterBlocks > 1) {
+      // A cluster a row: the clusters are (clusterBlocks, 1, 1) blocks of a one-dimensional
+      // grid, so a block's rank is its id modulo the cluster size.
+      clusterRank = arith::RemUIOp::create(b, loc, blockId, index(clusterBlocks));
+      blockId = arith::DivUIOp::create(b, loc, blockId, index(clusterBlocks));
+      grid = arith::DivUIOp::create(b, loc, grid, index(clusterBlocks));
+      columnBase = mul(clusterRank, index(lanes * vector * chunks));
+    }
+    Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
     groupBegin = mul(blockId, perBlock);
     groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
   };
@@ -1252,7 +1364,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
         setRow(rowOf(group));
         SmallVector<SmallVector<Value>> values;
         for (int64_t c = 0; c < layout.chunks; ++c)
-          values.push_back(loadVector(vectorColumn(index(0), c)));
+          values.push_back(loadVector(vectorColumn(columnBase, c)));
         for (auto [column, valid] : edgeColumns())
           values.push_back({loadScalar(column, valid)});
         emitRegisterPlan(std::move(values));
@@ -1268,8 +1380,12 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     enter(indexType, /*alignedRows=*/false);
     layout.vector = 1;
     layout.chunks = 1;
+    // A row_cluster row is then its first block's alone (the others find their row invalid).
+    Value first = clusterRank ? cmpi(arith::CmpIPredicate::eq, clusterRank, index(0)) : Value();
+    columnBase = index(0);
+    clusterRank = Value();
     forEachRowGroup([&](Value group) {
-      setRow(rowOf(group));
+      setRow(rowOf(group), first);
       emitChunkedPlan(/*shared=*/false);
     });
   };
@@ -1279,9 +1395,13 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   // layout. The choice is uniform over the grid.
   if (variant == RowKernelVariant::Fast) {
     enter(b.getI32Type(), /*alignedRows=*/true);
+    if (exchange)
+      startCluster();
     emitPlan();
   } else if (vector == 1) {
     enter(indexType, /*alignedRows=*/false);
+    if (exchange)
+      startCluster();
     emitPlan();
   } else {
     it = indexType;
@@ -1289,10 +1409,16 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
     enter(indexType, /*alignedRows=*/false);
+    if (exchange)
+      startCluster();
     emitPlan();
+    if (exchange)
+      finishCluster();
     b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
     emitScalarLoop();
   }
+  if (exchange && (variant == RowKernelVariant::Fast || vector == 1))
+    finishCluster();
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -1342,12 +1468,16 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // Shared memory for the cross-warp reductions: two buffers (max, sum) of one slot per warp.
   SmallVector<Type> workgroup;
   int64_t warpsPerRow = plan.getLanes() / 32;
+  auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   if (warpsPerRow > 1 && op.getNormalization() != Normalization::none &&
       plan.getPlan() != KernelPlan::row_shared) {
-    auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
     workgroup.push_back(MemRefType::get({2 * plan.getRows() * warpsPerRow}, builder.getF32Type(),
                                         MemRefLayoutAttrInterface(), space));
   }
+  // row_cluster: the block's (max, sum), read by the other blocks of its cluster.
+  if (plan.getPlan() == KernelPlan::row_cluster && op.getNormalization() != Normalization::none)
+    workgroup.push_back(
+        MemRefType::get({2}, builder.getF32Type(), MemRefLayoutAttrInterface(), space));
   auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
@@ -1355,18 +1485,22 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
   // 32 registers) and spills to get there. The plan was sized for its values plus the
   // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
-  bool registerPlan = plan.getPlan() == KernelPlan::multi_row ||
-                      plan.getPlan() == KernelPlan::row_registers;
+  bool registerPlan = plan.isRegisterPlan();
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),
                                                            plan.getChunks(), inputBytes,
-                                                           isPipelinedInput(inputBytes))
+                                                           isPipelined(op, plan))
                                 : plan.getVector() * plan.getChunks() / 2 + 48;
   // The register plans hold a bias for the thread's columns across the block's rows (LLVM
   // hoists its loads out of the row loop) and a row's mask bits with its values. (In the
   // two-pass plans side values live for one span; their budget is left as it is.)
   if (registerPlan)
     needed += getSideOperandRegisters(op, plan);
+  // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
+  // exchange's state (measured: the pipelined bf16 attention chain over 4 blocks spilled 92
+  // bytes at the register plan's budget).
+  if (plan.getPlan() == KernelPlan::row_cluster)
+    needed += 2 * plan.getCluster() + 16;
   int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
                                           std::min<int64_t>(255, 65536 / threads / 8 * 8));
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));

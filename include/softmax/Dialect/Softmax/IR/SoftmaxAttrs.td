@@ -35,7 +35,8 @@ def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps row
     I32EnumAttrCase<"multi_row", 0>,
     I32EnumAttrCase<"row_registers", 1>,
     I32EnumAttrCase<"chunked_online", 2>,
-    I32EnumAttrCase<"row_shared", 3>
+    I32EnumAttrCase<"row_shared", 3>,
+    I32EnumAttrCase<"row_cluster", 4>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -51,7 +52,10 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `chunked_online` (any width: chunks of `lanes * vector * chunks` elements with a running
       max and sum, then a normalising pass that reads the row again) or `row_shared` (the same
       online pass, keeping the row in dynamic shared memory so that the normalising pass reads
-      it from there: one read, rows of up to 57856 elements, one row a block).
+      it from there: one read, rows of up to 57856 elements, one row a block) or `row_cluster`
+      (a row spread over the `cluster` blocks of a thread-block cluster, each holding
+      `lanes * vector * chunks` of its columns in registers; the row's max and sum are combined
+      through distributed shared memory: one read, rows of up to `cluster` spans; sm_90).
     - `lanes`: threads that share one row (a power of two, at most 1024).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
       multiple of 32 and at most 1024.
@@ -59,9 +63,12 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     - `chunks`: accesses per thread per pass over a row segment (1 to 64). For the register
       plans each thread holds `vector * chunks` values (at most 256), so a row of up to
       `lanes * vector * chunks` elements fits.
+    - `cluster` (row_cluster only, 2 to 16; omitted elsewhere, where it is 1): blocks of the
+      thread-block cluster that shares a row.
 
     ```mlir
     #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>
+    #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>
     ```
   }];
   let parameters = (ins
@@ -69,9 +76,16 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     "int64_t":$lanes,
     "int64_t":$rows,
     "int64_t":$vector,
-    "int64_t":$chunks
+    "int64_t":$chunks,
+    DefaultValuedParameter<"int64_t", "1">:$cluster
   );
-  let assemblyFormat = "`<` $plan `,` struct($lanes, $rows, $vector, $chunks) `>`";
+  let assemblyFormat = "`<` $plan `,` struct($lanes, $rows, $vector, $chunks, $cluster) `>`";
+  let builders = [
+    AttrBuilder<(ins "KernelPlan":$plan, "int64_t":$lanes, "int64_t":$rows, "int64_t":$vector,
+                     "int64_t":$chunks), [{
+      return $_get($_ctxt, plan, lanes, rows, vector, chunks, 1);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Threads per block.
@@ -80,8 +94,14 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
     bool holdsWholeRow() const { return getPlan() != KernelPlan::chunked_online; }
-    /// The widest row the plan handles: its span for the register plans, the shared-memory
-    /// capacity for row_shared, anything for chunked_online.
+    /// Whether the plan keeps its values in registers between the reductions and the store.
+    bool isRegisterPlan() const {
+      return getPlan() == KernelPlan::multi_row || getPlan() == KernelPlan::row_registers ||
+             getPlan() == KernelPlan::row_cluster;
+    }
+    /// The widest row the plan handles: its span for the register plans (times the cluster's
+    /// blocks for row_cluster), the shared-memory capacity for row_shared, anything for
+    /// chunked_online.
     int64_t getMaxWidth() const;
     /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
     /// block, less 1 KB for the reductions. Rows are held as f32.
@@ -89,6 +109,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Values a thread of a register plan may hold (vector * chunks): beyond this the kernel
     /// spills whatever the register budget.
     static constexpr int64_t kMaxValuesPerThread = 256;
+    /// The most blocks a row_cluster plan spreads a row over: sm_90's non-portable cluster size
+    /// (8 is the portable one; TargetInfo says which the target allows).
+    static constexpr int64_t kMaxClusterBlocks = 16;
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

@@ -32,7 +32,8 @@ void SoftmaxDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelPlan plan,
-                                   int64_t lanes, int64_t rows, int64_t vector, int64_t chunks) {
+                                   int64_t lanes, int64_t rows, int64_t vector, int64_t chunks,
+                                   int64_t cluster) {
   // Each parameter is bounded before any product is formed, so nothing below overflows.
   if (lanes < 1 || lanes > 1024 || !llvm::isPowerOf2_64(lanes))
     return emitError() << "lanes must be a power of two in [1, 1024], got " << lanes;
@@ -45,7 +46,11 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector must be 1, 2, 4 or 8 elements, got " << vector;
   if (chunks < 1 || chunks > 64)
     return emitError() << "chunks must be in [1, 64], got " << chunks;
-  if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers) &&
+  if (cluster != 1 && plan != KernelPlan::row_cluster)
+    return emitError() << "cluster is row_cluster's parameter: " << stringifyKernelPlan(plan)
+                       << " needs cluster = 1 (or none), got " << cluster;
+  if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers ||
+       plan == KernelPlan::row_cluster) &&
       vector * chunks > kMaxValuesPerThread)
     return emitError() << stringifyKernelPlan(plan) << " keeps vector * chunks = "
                        << vector * chunks << " values a thread in registers, at most "
@@ -55,6 +60,14 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (lanes > 32)
       return emitError() << "multi_row shares a warp between rows: lanes must be at most 32, got "
                          << lanes;
+    break;
+  case KernelPlan::row_cluster:
+    if (cluster < 2 || cluster > kMaxClusterBlocks)
+      return emitError() << "row_cluster spreads a row over 2 to " << kMaxClusterBlocks
+                         << " blocks: cluster must be in that range, got " << cluster;
+    // With one row a block, a block of whole warps gives each row at least a warp.
+    if (rows != 1)
+      return emitError() << "row_cluster gives a row whole blocks: rows must be 1, got " << rows;
     break;
   case KernelPlan::row_shared:
     if (rows != 1)
@@ -82,6 +95,10 @@ LogicalResult StrategyAttr::verifyRowWidth(function_ref<InFlightDiagnostic()> em
   if (getPlan() == KernelPlan::row_shared)
     return emitError() << "strategy " << *this << " holds rows of at most " << getMaxWidth()
                        << " elements in shared memory, but the row has " << width;
+  if (getPlan() == KernelPlan::row_cluster)
+    return emitError() << "strategy " << *this << " holds rows of at most " << getMaxWidth()
+                       << " elements (cluster * lanes * vector * chunks), but the row has "
+                       << width;
   return emitError() << "strategy " << *this << " holds rows of at most " << getSpan()
                      << " elements (lanes * vector * chunks), but the row has " << width;
 }
@@ -91,6 +108,8 @@ int64_t StrategyAttr::getMaxWidth() const {
   case KernelPlan::multi_row:
   case KernelPlan::row_registers:
     return getSpan();
+  case KernelPlan::row_cluster:
+    return getSpan() * getCluster();
   case KernelPlan::row_shared:
     return kSharedRowBytes / 4;
   case KernelPlan::chunked_online:

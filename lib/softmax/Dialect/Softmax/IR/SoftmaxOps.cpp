@@ -430,7 +430,8 @@ LogicalResult FusedOp::verifyStrategies() {
                            << entry;
     if (failed(StrategyAttr::verify(
             [&] { return emitOpError() << "'strategies' entry " << i << " (" << plan << "): "; },
-            plan.getPlan(), plan.getLanes(), plan.getRows(), plan.getVector(), plan.getChunks())))
+            plan.getPlan(), plan.getLanes(), plan.getRows(), plan.getVector(), plan.getChunks(),
+            plan.getCluster())))
       return failure();
   }
   int64_t width = getRowWidth();

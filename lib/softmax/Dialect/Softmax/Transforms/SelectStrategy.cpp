@@ -3,8 +3,9 @@
 // The numbers behind the thresholds are in docs/strategies.md. In short: a thread keeps 16
 // values of a narrow row (enough bytes in flight per thread, few lanes a row) and up to 32 of a
 // wide one; a row stays in registers while `lanes * values per thread` covers it within the
-// register budget of a block of `lanes` threads; beyond that the chunked online plan reads it
-// twice.
+// register budget of a block of `lanes` threads; wider rows are spread over the blocks of a
+// thread-block cluster (sm_90), each holding its part in registers; beyond that the row goes to
+// shared memory or the chunked online plan reads it twice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,12 +90,16 @@ public:
 
   /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
   /// `readsPrefix`: the op reads each row only up to a -inf mask's limit (valuesPerThread).
+  /// `clusterBlocks` > 1: the plan of one block of a row_cluster plan holding `width` columns
+  /// (one row a block, not pipelined).
   StrategyAttr registerPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
-                           std::optional<int64_t> rowCount, bool readsPrefix) const {
+                           std::optional<int64_t> rowCount, bool readsPrefix,
+                           int64_t clusterBlocks = 1) const {
     int64_t widest = widestVector(elementBytes);
     // Beyond the widest width the register plans were measured at, the rows go on chip.
     if (width > kWidestRegisterRow)
       return {};
+    bool pipelined = clusterBlocks == 1 && isPipelinedInput(inputBytes);
     // A zero-width row never launches (the host code skips empty tensors); plan it as one
     // column so that the plan is valid.
     width = std::max<int64_t>(width, 1);
@@ -106,16 +111,44 @@ public:
       // whatever the width; rows narrower than it take the widest that they fill.
       int64_t vector = std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
-      int64_t rows = rowsPerBlock(lanes, rowCount);
+      int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
-      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes,
-                                   isPipelinedInput(inputBytes)) > registers ||
+      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes, pipelined) >
+              registers ||
           values / vector > 64)
         continue;
+      if (clusterBlocks > 1) {
+        if (lanes < target.warpSize)
+          continue;
+        return StrategyAttr::get(context, KernelPlan::row_cluster, lanes, 1, vector,
+                                 values / vector, clusterBlocks);
+      }
       KernelPlan plan = lanes <= target.warpSize ? KernelPlan::multi_row : KernelPlan::row_registers;
       return StrategyAttr::get(context, plan, lanes, rows, vector, values / vector);
     }
     return {};
+  }
+
+  /// A row of `width` columns spread over the fewest blocks of a thread-block cluster that
+  /// hold it in registers, each block `ceil(width / blocks)` columns with the register plan a
+  /// row of that width gets (not pipelined: one row a cluster); null when the target has no
+  /// clusters or the row is too wide. Measured on the H200 (256 MiB, fraction of copy,
+  /// bench/results/2026-11-30-h200/sweep-cluster-*.md): f32 32768 0.97 on 2 blocks (chunked
+  /// 0.77), 65536 0.92 on 4 (0.63), 131072 0.85-0.88 on 8 (0.62); bf16 65536 0.71 on 4 blocks
+  /// (chunked 0.67), 131072 0.64 on 8 (0.59), but 32768 0.73 on 2 against 0.80 chunked, so
+  /// 16-bit rows of at most 32768 columns (`minWidth`) are not clustered. (Pipelining the 16-bit
+  /// clusters, a cluster going through several rows, measured 0.53-0.58 with these plans; with
+  /// 512 lanes of 64 values it reached 0.75 at 65536 but spills in log-softmax, masked and
+  /// general kernels: not used.)
+  StrategyAttr clusterPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
+                           bool readsPrefix, int64_t minWidth) const {
+    if (target.clusterBlocks < 2 || width <= minWidth)
+      return {};
+    int64_t blocks = llvm::divideCeil(width, kWidestRegisterRow);
+    if (blocks > target.clusterBlocks)
+      return {};
+    return registerPlan(llvm::divideCeil(width, blocks), elementBytes, inputBytes, std::nullopt,
+                        readsPrefix, blocks);
   }
 
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
@@ -236,6 +269,12 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         StrategyAttr plan =
             planner.registerPlan(width, elementBytes, inputBytes, rowCount, readsPrefix);
         if (!plan)
+          plan = planner.clusterPlan(width, elementBytes, inputBytes, readsPrefix,
+                                     inputBytes < 4 ? 2 * kWidestRegisterRow : kWidestRegisterRow);
+        // The row in shared memory only where clusters are not: on the H200 the chunked plan
+        // ran as fast or faster (f32 32768: 0.77x against 0.68x; bf16 32768: 0.80x against
+        // 0.51-0.63x).
+        if (!plan && target->clusterBlocks < 2)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
       } else {
@@ -255,8 +294,16 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);
         }
-        if (StrategyAttr plan = planner.sharedPlan(width, vector))
-          plans.push_back(plan);
+        // Then rows spread over clusters of 2, 4, ... blocks, each tier as wide as its blocks
+        // hold.
+        if (limit == kWidestRegisterRow)
+          for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
+            if (StrategyAttr plan = planner.clusterPlan(blocks * limit, elementBytes, inputBytes,
+                                                        readsPrefix, limit))
+              plans.push_back(plan);
+        if (target->clusterBlocks < 2)
+          if (StrategyAttr plan = planner.sharedPlan(width, vector))
+            plans.push_back(plan);
         plans.push_back(planner.chunkedPlan(vector));
       }
       op.setStrategiesAttr(ArrayAttr::get(&getContext(), plans));

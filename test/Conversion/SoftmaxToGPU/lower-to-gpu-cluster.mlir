@@ -1,0 +1,84 @@
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu,canonicalize)' --split-input-file | FileCheck %s
+
+// A row wider than a block's registers, on sm_90: row_cluster over 4 blocks of 16384 columns.
+// The host launches a cluster of 4 blocks a row; block `rank` of a cluster (its id modulo 4)
+// holds the columns [rank * 16384, (rank + 1) * 16384) in registers.
+// CHECK-LABEL: func.func @wide
+// CHECK: gpu.launch_func @softmax_kernels::@wide_0_row_cluster clusters in (%c4, %c1, %c1) blocks in (%c256, %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: gpu.launch_func @softmax_kernels::@wide_0_row_cluster_general clusters in (%c4, %c1, %c1) blocks in (%c256, %c1, %c1)
+// The kernel: the block's reductions (shared slots of its 8 warps), then its (max, sum) pair in
+// a slot of its own that the cluster reads.
+// CHECK: gpu.func @wide_0_row_cluster({{.*}}) workgroup(%{{.+}} : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SLOTS:.+]] : memref<2xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[BID:.+]] = arith.index_cast %block_id_x : index to i32
+// CHECK: %[[RANK:.+]] = arith.remui %[[BID]], %c4_i32 : i32
+// CHECK: %[[CLUSTER:.+]] = arith.divui %[[BID]], %c4_i32 : i32
+// CHECK: %[[BASE:.+]] = arith.muli %[[RANK]], %c16384_i32 : i32
+// The barrier's phases alternate: the kernel's first arrival is at its start, and each
+// exchange first waits on the last one (every block started, and done reading the previous
+// row's slots).
+// CHECK-NEXT: nvvm.cluster.arrive {aligned}
+// CHECK: %[[ROW:.+]] = arith.addi %[[CLUSTER]], %{{.+}} : i32
+// CHECK: %[[COLUMN:.+]] = arith.addi %[[BASE]], %{{.+}} : i32
+// CHECK: vector.load %arg0
+// Thread 0 publishes the block's max and sum; after the cluster barrier every thread reads the
+// four blocks' pairs from their shared memory (mapa: the same slot in block r).
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK: memref.store %{{.+}}, %[[SLOTS]][%c0]
+// CHECK: memref.store %{{.+}}, %[[SLOTS]][%c1]
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: %[[P:.+]] = llvm.inttoptr %{{.+}} : i64 to !llvm.ptr<3>
+// CHECK: nvvm.mapa %[[P]], %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<7> -> f32
+// CHECK: nvvm.mapa %[[P]], %c1_i32
+// CHECK: nvvm.mapa %[[P]], %c2_i32
+// CHECK: nvvm.mapa %[[P]], %c3_i32
+// CHECK-NOT: nvvm.mapa
+// Done reading: arrive, store the block's columns, and wait before exiting, so that no block
+// frees its slots while another reads them.
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: vector.store
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK-NEXT: gpu.return
+func.func @wide(%x: tensor<64x65536xf32>) -> tensor<64x65536xf32> {
+  %0 = softmax.softmax %x : tensor<64x65536xf32>
+  return %0 : tensor<64x65536xf32>
+}
+
+// -----
+
+// The general kernel of an odd width: the row's edge columns (before its first vector boundary
+// and after its last) are the first block's; the vector path ends with the cluster's wait, the
+// scalar loop (operands misaligned differently) is the first block's alone and has no cluster
+// barrier.
+// CHECK-LABEL: gpu.func @odd_0_row_cluster(
+// CHECK: %[[RANK:.+]] = arith.remui %{{.+}}, %c2 : index
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[RANK]], %c0 : index
+// CHECK: arith.andi %{{.+}}, %[[FIRST]] : i1
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK-NEXT: } else {
+// CHECK-NOT: nvvm.cluster
+// CHECK: gpu.return
+func.func @odd(%x: tensor<64x20001xf32>) -> tensor<64x20001xf32> {
+  %0 = softmax.softmax %x : tensor<64x20001xf32>
+  return %0 : tensor<64x20001xf32>
+}
+
+// -----
+
+// -----
+
+// Without a normalisation (a cast alone) the blocks share nothing: no slots, no barrier.
+// CHECK-LABEL: gpu.func @cast_only_0_row_cluster(
+// CHECK-NOT: workgroup
+// CHECK-NOT: nvvm.cluster
+// CHECK: gpu.return
+func.func @cast_only(%x: tensor<64x65536xf32>) -> tensor<64x65536xbf16> {
+  %0 = softmax.fused none %x axis = 1 prologue [#softmax.round<bf16>] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>]} : tensor<64x65536xf32> -> tensor<64x65536xbf16>
+  return %0 : tensor<64x65536xbf16>
+}

@@ -1,0 +1,62 @@
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_90}))' --split-input-file | FileCheck %s --check-prefix=SM90
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_80}))' --split-input-file | FileCheck %s --check-prefix=SM80
+
+// Rows wider than a block's registers hold (16384 columns). sm_90 spreads them over the fewest
+// blocks of a thread-block cluster (at most 8, the portable size) that hold 16384 columns each;
+// each block gets the register plan of its ceil(width / blocks) columns, one row a block. sm_80
+// has no clusters: the row goes to shared memory (row_shared) while it fits, else the chunked
+// plan reads it twice.
+
+// SM90-LABEL: func.func @n16385_f32(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 9, cluster = 2>]
+// SM80-LABEL: func.func @n16385_f32(
+// SM80: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n16385_f32(%x: tensor<64x16385xf32>) -> tensor<64x16385xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x16385xf32> -> tensor<64x16385xf32>
+  return %0 : tensor<64x16385xf32>
+}
+
+// -----
+
+// SM90-LABEL: func.func @n131072_f32(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>]
+// SM80-LABEL: func.func @n131072_f32(
+// SM80: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n131072_f32(%x: tensor<64x131072xf32>) -> tensor<64x131072xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x131072xf32> -> tensor<64x131072xf32>
+  return %0 : tensor<64x131072xf32>
+}
+
+// -----
+
+// One column more than 8 blocks hold: the chunked plan (row_shared's 57856 are fewer).
+// SM90-LABEL: func.func @n131073_f32(
+// SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n131073_f32(%x: tensor<64x131073xf32>) -> tensor<64x131073xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x131073xf32> -> tensor<64x131073xf32>
+  return %0 : tensor<64x131073xf32>
+}
+
+// -----
+
+// 50257 columns: 4 blocks of 12565, 256 lanes of 52 values.
+// SM90-LABEL: func.func @n50257_bf16(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
+func.func @n50257_bf16(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
+  return %0 : tensor<64x50257xbf16>
+}
+
+// -----
+
+// A dynamic width: cluster tiers of 2, 4 and 8 blocks after the register tiers (sm_90); on
+// sm_80 the chunked plan follows them (the dynamic row_shared tier assumes sm_90's 227 KB).
+// SM90-LABEL: func.func @dynamic_f16(
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 2>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM80-LABEL: func.func @dynamic_f16(
+// SM80-NOT: row_cluster
+// SM80: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @dynamic_f16(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf16> -> tensor<?x?xf16>
+  return %0 : tensor<?x?xf16>
+}

@@ -183,12 +183,12 @@ TEST(APICompile, ParseErrorsCarryTheDiagnostic) {
 
 TEST(APICompile, PipelineErrorsCarryTheDiagnosticAndLocation) {
   std::string message =
-      errorOf(R"mlir(func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
+      errorOf(R"mlir(func.func @masked_axis(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, offset = 0, fill = -1.0e4>] : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
 })mlir");
   EXPECT_NE(message.find("<source>:2:"), std::string::npos) << message;
-  EXPECT_NE(message.find("supports the last axis only"), std::string::npos) << message;
+  EXPECT_NE(message.find("is not supported over a non-last axis"), std::string::npos) << message;
 }
 
 TEST(APICompile, InvalidOptionsAreErrors) {
@@ -261,9 +261,9 @@ TEST(APICompile, ModuleOpErrorsPointAtTheCallersLocations) {
   mlir::softmax::registerDialects(registry);
   mlir::MLIRContext context(registry);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
-      R"mlir(func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4x8xf32> -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
+      R"mlir(func.func @f(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, offset = 0, fill = -1.0e4>] : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
 })mlir",
       &context, "user.mlir");
   ASSERT_TRUE(module);

@@ -35,7 +35,8 @@ def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps row
     I32EnumAttrCase<"multi_row", 0>,
     I32EnumAttrCase<"row_registers", 1>,
     I32EnumAttrCase<"chunked_online", 2>,
-    I32EnumAttrCase<"row_shared", 3>
+    I32EnumAttrCase<"row_shared", 3>,
+    I32EnumAttrCase<"strided_axis", 5>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -51,7 +52,10 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `chunked_online` (any width: chunks of `lanes * vector * chunks` elements with a running
       max and sum, then a normalising pass that reads the row again) or `row_shared` (the same
       online pass, keeping the row in dynamic shared memory so that the normalising pass reads
-      it from there: one read, rows of up to 57856 elements, one row a block).
+      it from there: one read, rows of up to 57856 elements, one row a block), or
+      `strided_axis` (a softmax over a non-last axis: the input viewed as [outer, C, inner],
+      consecutive threads on consecutive inner elements, each column of C values reduced by
+      `rows` threads of a block; see below and docs/strategies.md).
     - `lanes`: threads that share one row (a power of two, at most 1024).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
       multiple of 32 and at most 1024.
@@ -60,8 +64,16 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       plans each thread holds `vector * chunks` values (at most 256), so a row of up to
       `lanes * vector * chunks` elements fits.
 
+    For `strided_axis` the parameters mean: `lanes` threads a block along the contiguous inner
+    axis (each `vector` consecutive elements: a block covers `lanes * vector` columns), `rows`
+    threads a block along the softmax axis (a column's C values are spread over them and
+    combined through shuffles and shared memory), `chunks` C values a thread: when
+    `C <= rows * chunks` they stay in registers (one read), else a thread loads `chunks` at a
+    time in an online max/sum pass and reads the column again to normalise.
+
     ```mlir
     #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>
+    #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 8>
     ```
   }];
   let parameters = (ins
@@ -79,9 +91,11 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
-    bool holdsWholeRow() const { return getPlan() != KernelPlan::chunked_online; }
+    bool holdsWholeRow() const {
+      return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis;
+    }
     /// The widest row the plan handles: its span for the register plans, the shared-memory
-    /// capacity for row_shared, anything for chunked_online.
+    /// capacity for row_shared, anything for chunked_online and strided_axis.
     int64_t getMaxWidth() const;
     /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
     /// block, less 1 KB for the reductions. Rows are held as f32.
@@ -89,6 +103,8 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Values a thread of a register plan may hold (vector * chunks): beyond this the kernel
     /// spills whatever the register budget.
     static constexpr int64_t kMaxValuesPerThread = 256;
+    /// Static shared memory a strided_axis block may take to combine the rows of its columns.
+    static constexpr int64_t kMaxAxisSharedBytes = 48 * 1024;
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

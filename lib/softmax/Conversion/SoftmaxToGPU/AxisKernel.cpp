@@ -373,20 +373,36 @@ AxisEmitter::combineRows(SmallVector<Tuple> parts,
                                 ValueRange{slot(element, group, static_cast<int64_t>(v))});
   });
   gpu::BarrierOp::create(b, loc);
-  SmallVector<Tuple> results;
-  for (auto [v, part] : llvm::enumerate(parts)) {
-    auto read = [&, v = v, n = part.size()](int64_t g) {
-      Tuple t;
+  // Every thread of a column reads its groups' partials: a loop, not unrolled, so that the
+  // partials of all groups are not loaded (and held) at once.
+  size_t n = parts.front().size();
+  auto read = [&](Value g) {
+    SmallVector<Value> values;
+    for (int64_t v = 0; v < vector; ++v)
       for (size_t element = 0; element < n; ++element)
-        t.push_back(memref::LoadOp::create(
-            b, loc, smem, ValueRange{slot(element, idx(g), static_cast<int64_t>(v))}));
-      return t;
-    };
-    Tuple result = read(0);
-    for (int64_t g = 1; g < groups; ++g)
-      result = merge(result, read(g));
-    results.push_back(result);
+        values.push_back(memref::LoadOp::create(b, loc, smem,
+                                                ValueRange{slot(element, g, v)}));
+    return values;
+  };
+  SmallVector<Value> first = read(idx(0));
+  auto loop = scf::ForOp::create(b, loc, idx(1), idx(groups), idx(1), first);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> other = read(loop.getInductionVar());
+    SmallVector<Value> merged;
+    for (int64_t v = 0; v < vector; ++v) {
+      Tuple l(loop.getRegionIterArgs().begin() + v * n,
+              loop.getRegionIterArgs().begin() + (v + 1) * n);
+      Tuple r(other.begin() + v * n, other.begin() + (v + 1) * n);
+      llvm::append_range(merged, merge(l, r));
+    }
+    scf::YieldOp::create(b, loc, merged);
   }
+  SmallVector<Tuple> results;
+  for (int64_t v = 0; v < vector; ++v)
+    results.push_back(Tuple(loop.getResults().begin() + v * n,
+                            loop.getResults().begin() + (v + 1) * n));
   return results;
 }
 
@@ -630,10 +646,13 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   // The register budget the plan was sized for (SelectStrategy's axis planner), not the
-  // occupancy that `.maxntid` alone would make ptxas aim at.
+  // occupancy that `.maxntid` alone would make ptxas aim at. The scalar kernel, for layouts
+  // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
+  // it gets every register a block of its size may have, so that it does not spill either.
+  int64_t limit = std::min<int64_t>(255, 65536 / threads / 8 * 8);
   int64_t needed = getStridedAxisRegisters(plan.getVector(), plan.getChunks());
-  int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
-                                          std::min<int64_t>(255, 65536 / threads / 8 * 8));
+  int64_t registers =
+      vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)

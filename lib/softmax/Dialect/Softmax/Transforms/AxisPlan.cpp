@@ -11,10 +11,10 @@
 //     warp's row of the slice; at least one sector is required), then the smallest block (more
 //     blocks a multiprocessor, so that one block's reductions overlap another's loads).
 //  3. Otherwise (C too large for the registers of a block, e.g. bf16 C = 4096) the online
-//     plan: blocks of 1024 threads, one 32-byte sector a C slice, 16 values a thread a span:
+//     plan: blocks of 512 threads, one 32-byte sector a C slice, 16 values a thread a span:
 //     the second pass reads a block's columns again while a resident block's footprint
-//     (C x 32 bytes: 128 KB at C = 4096) times two blocks a multiprocessor stays well under
-//     the 50 MB of L2, so that it mostly hits L2.
+//     (C x 32 bytes: 128 KB at C = 4096) times the blocks resident on the 132 multiprocessors
+//     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
 //  A dynamic C takes the plan of C = 256, whose kernel also holds the online path for C wider
 //  than `rows * chunks` (chosen at run time, uniformly over the grid).
 // None of this has been measured yet (no GPU where it was written): the plans are hand-writable
@@ -100,7 +100,7 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
   if (best)
     return best;
   // The online plan.
-  int64_t threads = std::min<int64_t>(1024, maxThreads);
+  int64_t threads = std::min<int64_t>(512, maxThreads);
   int64_t lanes = minLanes;
   int64_t rows = threads / lanes;
   int64_t registers = std::min(registerBudget, target.registersPerThread(threads));

@@ -116,6 +116,36 @@ TEST(APICompile, StaticProgramHasOneKernelAndItsRules) {
   EXPECT_EQ((*misaligned)[0].kernel, 1u);
 }
 
+/// A softmax over a non-last axis (the strided_axis kernels): the C++ API's launcher interprets
+/// its host code (the [outer, C, mid, last] views, the grid, the vector kernel's guard).
+TEST(APICompile, NonLastAxisLaunchesTheStridedAxisKernels) {
+  std::shared_ptr<const Executable> exe =
+      compileOrFail(R"mlir(func.func @columns(%x: tensor<8x33x1024xf32>) -> tensor<8x33x1024xf32> {
+  %y = softmax.softmax %x axis = 1 : tensor<8x33x1024xf32>
+  return %y : tensor<8x33x1024xf32>
+})mlir");
+  ASSERT_TRUE(exe);
+  ASSERT_EQ(exe->getKernels().size(), 2u);
+  EXPECT_EQ(exe->getKernels()[0].name, "columns_0_strided_axis");
+  EXPECT_EQ(exe->getKernels()[1].name, "columns_0_strided_axis_scalar");
+  float *aligned = reinterpret_cast<float *>(uintptr_t(1) << 20);
+  auto planFor = [&](float *out) {
+    return exe->plan("columns", {Argument::tensor(aligned, {8, 33, 1024}),
+                                 Argument::tensor(out, {8, 33, 1024})});
+  };
+  // 32 lanes x 4 columns a block (the plan of C = 33): 8 outer indices x 1024 / 128 blocks.
+  llvm::Expected<std::vector<Launch>> launches = planFor(aligned + 8 * 33 * 1024);
+  ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
+  ASSERT_EQ(launches->size(), 1u);
+  EXPECT_EQ((*launches)[0].kernel, 0u);
+  EXPECT_EQ((*launches)[0].grid[0], 64u);
+  EXPECT_EQ((*launches)[0].block[0], 256u);
+  llvm::Expected<std::vector<Launch>> misaligned = planFor(aligned + 8 * 33 * 1024 + 1);
+  ASSERT_TRUE(!!misaligned) << llvm::toString(misaligned.takeError());
+  ASSERT_EQ(misaligned->size(), 1u);
+  EXPECT_EQ((*misaligned)[0].kernel, 1u);
+}
+
 TEST(APICompile, ScalarArgumentsAndDynamicRules) {
   std::shared_ptr<const Executable> exe = compileOrFail(kTemperature);
   ASSERT_TRUE(exe);

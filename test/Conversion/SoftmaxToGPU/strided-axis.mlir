@@ -18,6 +18,8 @@
 // CHECK: %[[GRID:.+]] = arith.muli %{{.+}}, %[[COLUMNS]] : index
 // CHECK: memref.extract_aligned_pointer_as_index %[[XV]]
 // CHECK: memref.extract_strided_metadata %[[XV]]
+// CHECK: arith.remui %strides#2, %c4
+// CHECK: arith.remui %sizes#3, %c4
 // CHECK: memref.extract_aligned_pointer_as_index %[[YV]]
 // CHECK: scf.if
 // CHECK: gpu.launch_func @softmax_kernels::@registers_0_strided_axis blocks in (%[[GRID]], %{{.+}}, %{{.+}}) threads in (%c256, {{.*}} args(%[[XV]] : {{.*}}, %[[YV]] : {{.*}})

@@ -18,6 +18,7 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis --shape 2x9x16 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis --shape 2x300x8 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis_scalar --shape 1x1x3 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel f64_scale_0_strided_axis --shape 4x8x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
 
 // CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
 // VEC: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
@@ -49,4 +50,9 @@ func.func @online(%x: tensor<2x100x?xf32>) -> tensor<2x100x?xf32> {
 func.func @dynamic(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
+}
+// A scale by an f64 scalar operand (narrowed to f32 once).
+func.func @f64_scale(%x: tensor<4x8x16xbf16>, %t: f64) -> tensor<4x8x16xbf16> {
+  %0 = softmax.fused softmax %x (%t : f64) axis = 1 prologue [#softmax.scale_by<0>] : tensor<4x8x16xbf16> -> tensor<4x8x16xbf16>
+  return %0 : tensor<4x8x16xbf16>
 }

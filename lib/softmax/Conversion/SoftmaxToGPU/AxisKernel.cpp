@@ -188,9 +188,12 @@ private:
   }
   Value safeMax(Value m) { return select(isNegInf(m), f32Const(0.0), m); }
   Value toF32(Value v) {
-    if (v.getType().isF32())
+    Type t = v.getType();
+    if (t.isF32())
       return v;
-    return arith::ExtFOp::create(b, loc, f32, v);
+    if (t.getIntOrFloatBitWidth() < 32)
+      return arith::ExtFOp::create(b, loc, f32, v);
+    return arith::TruncFOp::create(b, loc, f32, v); // an f64 scalar operand
   }
   Value fromF32(Value v, Type type) {
     return type.isF32() ? v : Value(arith::TruncFOp::create(b, loc, type, v));

@@ -113,7 +113,8 @@ probe() { :; }
 # of the same bytes: [B, C, H*W] over C (axis 1) for C = 8, 64, 512, 4096 with H*W = 4096 (and
 # 1024 at C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12,
 # S = 1024; every tensor 256 MiB, f32 and bf16; static shapes, and dynamic ones at C = 512 and
-# 4096 (the dynamic plan is sized for C = 256). The `frac` column is the fraction of copy.
+# 4096 (the dynamic plan is sized for C = 256); then hand-written alternatives to the chosen
+# plans at C = 512 and 4096 (`alt_*`). The `frac` column is the fraction of copy.
 # The results are checked by the `axis` mode (and `suite`), not here.
 axis_bench() {
   local dir=$work/axis-bench
@@ -135,6 +136,14 @@ axis_bench() {
       "$name" "$t" "$t" "$t" "$t" > "$dir/$name.mlir"
     case_ "$name" "$dir/$name.mlir" --shape="$shape" --no-check --bench --reps=30
   }
+  # axis_plan_ NAME DTYPE B C INNER PLAN: a hand-written strided_axis plan over axis 1 of
+  # [B, C, INNER] (alternatives to the chosen plans, for the thresholds: docs/strategies.md).
+  axis_plan_() {
+    local name=$1 dtype=$2 t="tensor<${3}x${4}x${5}x${2}>" plan=$6
+    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+      "$name" "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
+    case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+  }
   # 256 MiB: 2^26 f32 or 2^27 bf16 elements.
   local dtype scale
   for dtype in f32 bf16; do
@@ -148,6 +157,18 @@ axis_bench() {
     axis_case_ "axis_h12_${dtype}"     $dtype -2 $((5462 * scale)) 12 1024
     axis_dyn_ "axis_dyn_c512_${dtype}"  $dtype "$((32 * scale))x512x4096"
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
+  done
+  # Alternatives (lanes L, rows R, chunks K): wider slices against fewer blocks a
+  # multiprocessor at C = 512, one read (K = 16, 128 registers) against two at C = 4096.
+  local v
+  for dtype in f32 bf16; do
+    scale=1; v=4; [ "$dtype" = bf16 ] && { scale=2; v=8; }
+    axis_plan_ "alt_c512_L8_${dtype}"      $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = $((16 / (v / 4)))"
+    axis_plan_ "alt_c512_L16_${dtype}"    $dtype $((32 * scale)) 512 4096 "lanes = 16, rows = 32, vector = $v, chunks = $((16 / (v / 4)))"
+    axis_plan_ "alt_c512_L8on_${dtype}"    $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = 4"
+    axis_plan_ "alt_c4096_K16_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = $((16 / (v / 4)))"
+    axis_plan_ "alt_c4096_L8on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 4"
+    axis_plan_ "alt_c4096_L32on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 32, rows = 8, vector = $v, chunks = 4"
   done
 }
 

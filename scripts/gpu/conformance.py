@@ -222,6 +222,13 @@ def axis_cases(quick=False):
                                         f"{'x'.join(map(str, shape))}",
                                    axis=axis, variant=variant, dtype=dtype, shape=shape,
                                    special=special)
+        # Columns of -inf only (the masked_rows policy of a column): with C = 1 each row of
+        # -inf that --special=neg-inf-rows writes (rows r % 10 == 1) is a row of such columns.
+        for variant in ("softmax", "log_softmax", "masked_nan"):
+            shape, axis = axis_shape("1", 1, 1024)
+            yield dict(name=f"axis 1 {variant}+masked-columns {dtype} {'x'.join(map(str, shape))}",
+                       axis=axis, variant=variant, dtype=dtype, shape=shape,
+                       special="neg-inf-rows")
         # Rows with a stride larger than the last dimension (axis -2 of [B, H, S]: H strided).
         for c, inner in ((33, 1000), (4096, 100)):
             shape, axis = axis_shape("-2", c, inner)

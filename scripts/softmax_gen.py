@@ -295,8 +295,10 @@ def generate(seed, small=False):
     rng = random.Random(seed)
     p = Program(seed, small)
     rank = rng.randint(1, 4)
-    # The last axis, spelled either way: softmax-lower-to-gpu supports the last axis only (it
-    # says so with a diagnostic; other axes are rejected programs, not generated ones).
+    # The last axis, spelled either way: the generator's masks and biases are along the last
+    # axis, and softmax-lower-to-gpu rejects them over other axes (the strided_axis kernels take
+    # scales and roundings only; test/Runner/strided-axis.test and the GPU conformance suite
+    # cover those axes).
     axis = rng.choice([-1, rank - 1])
     naxis = axis % rank
     shape = []

@@ -9,7 +9,8 @@ the launch (_launch.Launcher). Works on torch tensors; CuPy arrays (and anything
 Layout rules (and the copies they imply, all documented in docs/python.md):
 - the softmax runs over the last axis with a unit innermost stride; other strides are passed
   as they are. An input whose innermost stride is not 1 is copied (`.contiguous()`).
-- `dim` other than the last: the lowering compiles the last axis only (docs/raising.md), so the
+- `dim` other than the last: the package builds last-axis programs only (the lowering's
+  strided_axis kernels for other axes, docs/strategies.md, are not used here yet), so the
   input is moved (`x.movedim(dim, -1).contiguous()`, one copy), and the result is returned as
   a view `movedim(-1, dim)` of a fresh buffer (not contiguous); with `out=` it is copied into
   `out`. Causal masks need the query axis before the softmax axis: not with another `dim`.

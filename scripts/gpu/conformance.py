@@ -8,7 +8,9 @@ program; the runner checks against the float64 reference of the unfused program.
 parallel (compilation and the reference are CPU work) while `--gpu-lock` serialises the timed
 part, so the timings are not disturbed by other cases.
 
-    conformance.py --runner PATH [--jobs N] [--out DIR] [--memcheck [--tool T]] [--quick]
+    conformance.py --runner PATH [--jobs N] [--out DIR] [--memcheck [--tool T]] [--quick] [--axis]
+
+--axis runs only the cases of a softmax over a non-last axis (the strided_axis plan).
 
 Prints a table of failures and a summary last; writes every result to DIR/conformance.jsonl and
 a markdown report to DIR/conformance.md.
@@ -137,6 +139,114 @@ def static_program(dtype, m, n):
             f"  return %y : {t}\n}}\n")
 
 
+# Softmax over a non-last axis (the strided_axis plan, AxisKernel.cpp): axis 0 of [C, inner],
+# axis 1 of [outer, C, inner] and axis -2 of [2, 3, C, inner] (the dimensions after the axis are
+# the contiguous `inner` columns), axis sizes and inner sizes around the plan's edges (C = 1; 7 and
+# 8 around a vector; 33; 1000; 4096 beyond the registers of a block: the online path; inner 1 and
+# 3 narrower than a vector, 4097 not a multiple of one: the scalar kernel).
+AXIS_C = [1, 7, 8, 33, 1000, 4096]
+AXIS_INNER = [1, 3, 1024, 4097]
+AXIS_KINDS = ["0", "1", "-2"]
+AXIS_VARIANTS = ["log_softmax", "scale", "temperature", "cast_out", "masked_nan"]
+# Hand-written plans: the online path at small C, lanes below a warp (shuffles between rows).
+AXIS_HAND_PLANS = {
+    "f32": ["#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>",
+            "#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 2>"],
+    "bf16": ["#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 1>",
+             "#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 2>"],
+}
+
+
+def axis_shape(kind, c, inner):
+    """The tensor shape and the axis for an axis kind, C and inner; outer sizes shrink so that
+    a case stays under 2^24 elements (the float64 reference is CPU work)."""
+    outer = max(1, min(3, (1 << 24) // max(1, c * inner)))
+    if kind == "0":
+        return [c, inner], 0
+    if kind == "1":
+        return [outer, c, inner], 1
+    return [2, outer, c, inner], -2
+
+
+def axis_program(variant, dtype, shape, axis, static=False, strategy=None):
+    """A softmax-dialect function over `axis`; dynamic dimensions unless `static`."""
+    dims = "x".join(str(d) if static else "?" for d in shape)
+    t = f"tensor<{dims}x{dtype}>"
+    out_dtype = ("bf16" if dtype != "bf16" else "f16") if variant == "cast_out" else dtype
+    o = f"tensor<{dims}x{out_dtype}>"
+    if strategy:
+        return (f"func.func @case(%x: {t}) -> {t} {{\n"
+                f"  %y = softmax.fused softmax %x axis = {axis} prologue [] "
+                f"{{strategies = [{strategy}]}} : {t} -> {t}\n  return %y : {t}\n}}\n")
+    args, lines, cur = "", [], "%x"
+    if variant == "scale":
+        lines.append(f"  %s = softmax.scale %x by 0.125 : {t}")
+        cur = "%s"
+    elif variant == "temperature":
+        args = ", %t: f32"
+        lines.append(f"  %s = softmax.scale %x by %t : {t}, f32")
+        cur = "%s"
+    final = "softmax.log_softmax" if variant == "log_softmax" else "softmax.softmax"
+    extra = " masked_rows = nan" if variant == "masked_nan" else ""
+    lines.append(f"  %p = {final} {cur} axis = {axis}{extra} : {t}")
+    result = "%p"
+    if out_dtype != dtype:
+        lines.append(f"  %y = softmax.cast %p : {t} to {o}")
+        result = "%y"
+    return (f"func.func @case(%x: {t}{args}) -> {o} {{\n" + "\n".join(lines) +
+            f"\n  return {result} : {o}\n}}\n")
+
+
+def axis_cases(quick=False):
+    """The strided_axis cases (see AXIS_C)."""
+    cs = AXIS_C if not quick else [1, 33, 4096]
+    inners = AXIS_INNER if not quick else [3, 1024]
+    for dtype in ("f32", "bf16"):
+        for kind in AXIS_KINDS:
+            for c in cs:
+                for inner in inners:
+                    shape, axis = axis_shape(kind, c, inner)
+                    yield dict(name=f"axis {kind} softmax {dtype} {'x'.join(map(str, shape))}",
+                               axis=axis, variant="softmax", dtype=dtype, shape=shape)
+            # Static shapes: the plan chosen for the exact C (register or online path).
+            for c, inner in ((8, 1024), (1000, 3), (4096, 1024)):
+                shape, axis = axis_shape(kind, c, inner)
+                yield dict(name=f"axis {kind} static softmax {dtype} {'x'.join(map(str, shape))}",
+                           axis=axis, variant="softmax", dtype=dtype, shape=shape, static=True)
+            for variant in AXIS_VARIANTS:
+                shape, axis = axis_shape(kind, 1000, 4097)
+                yield dict(name=f"axis {kind} {variant} {dtype} {'x'.join(map(str, shape))}",
+                           axis=axis, variant=variant, dtype=dtype, shape=shape)
+            for i, strategy in enumerate(AXIS_HAND_PLANS[dtype]):
+                shape, axis = axis_shape(kind, 1000, 1024)
+                yield dict(name=f"axis {kind} hand {i} {dtype} {'x'.join(map(str, shape))}",
+                           axis=axis, variant="softmax", dtype=dtype, shape=shape,
+                           strategy=strategy)
+        # Special values over axes 0 and 1, the register (C = 33) and online (C = 4096) paths.
+        for special in SPECIALS:
+            for variant in ("softmax", "log_softmax"):
+                for kind in ("0", "1"):
+                    for c in (33, 4096):
+                        shape, axis = axis_shape(kind, c, 1024)
+                        yield dict(name=f"axis {kind} {variant}+{special} {dtype} "
+                                        f"{'x'.join(map(str, shape))}",
+                                   axis=axis, variant=variant, dtype=dtype, shape=shape,
+                                   special=special)
+        # Columns of -inf only (the masked_rows policy of a column): with C = 1 each row of
+        # -inf that --special=neg-inf-rows writes (rows r % 10 == 1) is a row of such columns.
+        for variant in ("softmax", "log_softmax", "masked_nan"):
+            shape, axis = axis_shape("1", 1, 1024)
+            yield dict(name=f"axis 1 {variant}+masked-columns {dtype} {'x'.join(map(str, shape))}",
+                       axis=axis, variant=variant, dtype=dtype, shape=shape,
+                       special="neg-inf-rows")
+        # Rows with a stride larger than the last dimension (axis -2 of [B, H, S]: H strided).
+        for c, inner in ((33, 1000), (4096, 100)):
+            shape, axis = axis_shape("-2", c, inner)
+            yield dict(name=f"axis -2 softmax {dtype} {'x'.join(map(str, shape))} stride "
+                            f"{inner + 13}", axis=axis, variant="softmax", dtype=dtype,
+                       shape=shape, stride=inner + 13)
+
+
 def cases(quick):
     widths = WIDTHS if not quick else [1, 33, 1000, 4097, 50257]
     for dtype in DTYPES:
@@ -167,13 +277,18 @@ def cases(quick):
         for n in (1000, 1023, 127, 50257, 131071):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
     yield from pipelined_cases()
+    yield from axis_cases(quick)
 
 
 def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
     tag = "".join(c if c.isalnum() else "_" for c in case["name"])
     src = os.path.join(workdir, tag + ".mlir")
     out = os.path.join(workdir, tag + ".json")
-    if "hand" in case:
+    if "axis" in case:
+        text = axis_program(case["variant"], case["dtype"], case["shape"], case["axis"],
+                            static=case.get("static", False), strategy=case.get("strategy"))
+        shapes = [] if case.get("static") else ["x".join(map(str, case["shape"]))]
+    elif "hand" in case:
         text, shapes = hand_program(case["dtype"], case["n"], case["hand"]), [f"{case['m']}x{case['n']}"]
     elif case.get("static"):
         text, shapes = static_program(case["dtype"], case["m"], case["n"]), []
@@ -266,6 +381,16 @@ def memcheck_cases():
         yield dict(name=f"{variant} bf16 5x40000", variant=variant, dtype="bf16", m=5, n=40000)
     for plan, n, strategy in HAND_PLANS:
         yield dict(name=f"hand {plan} f32 5x{n}", hand=strategy, dtype="f32", m=5, n=n)
+    # strided_axis: the vector and scalar kernels, the register and online paths, shuffles and
+    # shared memory between the rows of a column.
+    for dtype in ("f32", "bf16"):
+        for kind, c, inner in (("0", 33, 1024), ("1", 4096, 64), ("-2", 7, 4097)):
+            shape, axis = axis_shape(kind, c, inner)
+            shape = [min(d, 2) if i < len(shape) - 2 else d for i, d in enumerate(shape)]
+            yield dict(name=f"axis {kind} softmax {dtype} {'x'.join(map(str, shape))}",
+                       axis=axis, variant="softmax", dtype=dtype, shape=shape)
+        yield dict(name=f"axis 1 hand {dtype} 1x100x64", axis=1, variant="softmax",
+                   dtype=dtype, shape=[1, 100, 64], strategy=AXIS_HAND_PLANS[dtype][1])
 
 
 def fmt(x, spec):
@@ -285,6 +410,8 @@ def main():
     parser.add_argument("--pipelined", action="store_true",
                         help="only the row counts that pipeline the 16-bit register plans (with "
                              "--memcheck: under the sanitizer, two cases)")
+    parser.add_argument("--axis", action="store_true",
+                        help="only the softmax-over-a-non-last-axis (strided_axis) cases")
     parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
 
@@ -297,11 +424,16 @@ def main():
             # A register plan's, and a row_cluster plan's (distributed shared memory).
             picked = [selected[2]] + [c for c in selected if c["name"] == "pipelined softmax bf16 264x40000"]
             selected = [dict(c, name=c["name"] + " " + args.tool) for c in picked]
+    elif args.axis:
+        selected = [c for c in (memcheck_cases() if args.memcheck else axis_cases(args.quick))
+                    if "axis" in c]
     else:
         selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
     kind = args.tool if args.memcheck else "conformance"
     if args.pipelined:
         kind += "-pipelined"
+    if args.axis:
+        kind += "-axis"
     print(f"{kind}: {len(selected)} cases, {args.jobs} at a time", flush=True)
     start = time.time()
     results = []

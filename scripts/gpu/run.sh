@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|compare|capi|probe|profile|python|bench-python]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -121,6 +121,84 @@ small_batch() {
   for shape in 1x128256 8x131072 4x4194304; do
     case_ "small_bf16_$shape" "$b" --shape=$shape --no-check --bench --reps=200
   done
+}
+
+# Softmax over a non-last axis (the strided_axis plan, docs/strategies.md), timed against a copy
+# of the same bytes: [B, C, H*W] over C (axis 1) for C = 8, 64, 512, 4096 with H*W = 4096 (and
+# 1024 at C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12,
+# S = 1024; every tensor 256 MiB, f32 and bf16; static shapes, and dynamic ones at C = 512 and
+# 4096 (the dynamic plan is sized for C = 256); then hand-written alternatives to the chosen
+# plans at C = 512 and 4096 (`alt_*`). The `frac` column is the fraction of copy.
+# The results are checked by the `axis` mode (and `suite`), not here.
+axis_bench() {
+  local dir=$work/axis-bench
+  mkdir -p "$dir"
+  # axis_case_ NAME DTYPE AXIS DIMS...: a static softmax over AXIS of tensor<DIMSxDTYPE>.
+  axis_case_() {
+    local name=$1 dtype=$2 axis=$3; shift 3
+    local dims; dims=$(IFS=x; echo "$*")
+    local t="tensor<${dims}x${dtype}>"
+    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = %s : %s\n  return %%y : %s\n}\n' \
+      "$name" "$t" "$t" "$axis" "$t" "$t" > "$dir/$name.mlir"
+    case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+  }
+  # axis_dyn_ NAME DTYPE SHAPE: the same over axis 1 of a dynamic rank-3 tensor.
+  axis_dyn_() {
+    local name=$1 dtype=$2 shape=$3
+    local t="tensor<?x?x?x${dtype}>"
+    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = 1 : %s\n  return %%y : %s\n}\n' \
+      "$name" "$t" "$t" "$t" "$t" > "$dir/$name.mlir"
+    case_ "$name" "$dir/$name.mlir" --shape="$shape" --no-check --bench --reps=30
+  }
+  # axis_plan_ NAME DTYPE B C INNER PLAN: a hand-written strided_axis plan over axis 1 of
+  # [B, C, INNER] (alternatives to the chosen plans, for the thresholds: docs/strategies.md).
+  axis_plan_() {
+    local name=$1 dtype=$2 t="tensor<${3}x${4}x${5}x${2}>" plan=$6
+    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+      "$name" "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
+    case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+  }
+  # 256 MiB: 2^26 f32 or 2^27 bf16 elements.
+  local dtype scale
+  for dtype in f32 bf16; do
+    scale=1; [ "$dtype" = bf16 ] && scale=2
+    axis_case_ "axis_c8_${dtype}"      $dtype 1 $((2048 * scale)) 8 4096
+    axis_case_ "axis_c64_${dtype}"     $dtype 1 $((256 * scale)) 64 4096
+    axis_case_ "axis_c512_${dtype}"    $dtype 1 $((32 * scale)) 512 4096
+    axis_case_ "axis_c512i1k_${dtype}" $dtype 1 $((128 * scale)) 512 1024
+    axis_case_ "axis_c4096_${dtype}"   $dtype 1 $((4 * scale)) 4096 4096
+    axis_case_ "axis_h16_${dtype}"     $dtype -2 $((1024 * scale)) 16 4096
+    axis_case_ "axis_h12_${dtype}"     $dtype -2 $((5462 * scale)) 12 1024
+    axis_dyn_ "axis_dyn_c512_${dtype}"  $dtype "$((32 * scale))x512x4096"
+    axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
+  done
+  # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers
+  # (more registers, fewer blocks a multiprocessor) and the online path at C = 512; one read
+  # (f32, K = 16 in 128 registers) against two with wider slices at C = 4096. Those over their
+  # block's register limit spill a little: the numbers say what more registers would buy.
+  local v
+  for dtype in f32 bf16; do
+    scale=1; v=4; [ "$dtype" = bf16 ] && { scale=2; v=8; }
+    axis_plan_ "alt_c512_L8_${dtype}"     $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = 16"
+    axis_plan_ "alt_c512_L16_${dtype}"    $dtype $((32 * scale)) 512 4096 "lanes = 16, rows = 32, vector = $v, chunks = 16"
+    axis_plan_ "alt_c512_L8on_${dtype}"   $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = 4"
+    [ "$dtype" = f32 ] &&
+      axis_plan_ "alt_c4096_K16_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 16"
+    axis_plan_ "alt_c4096_L8on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 4"
+    axis_plan_ "alt_c4096_L32on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 32, rows = 8, vector = $v, chunks = 4"
+  done
+}
+
+# The conformance cases of a softmax over a non-last axis only (scripts/gpu/conformance.py
+# --axis), checked against the reference and timed; then compute-sanitizer memcheck and
+# racecheck on their small subset.
+axis() {
+  python3 "$root/scripts/gpu/conformance.py" --axis --jobs "${SUITE_JOBS:-12}" --runner "$run" \
+    --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+  python3 "$root/scripts/gpu/conformance.py" --axis --memcheck --jobs 8 --runner "$run" \
+    --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+  python3 "$root/scripts/gpu/conformance.py" --axis --memcheck --tool racecheck --jobs 8 \
+    --runner "$run" --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
 }
 
 # The Python package (python/softmax_compiler) on torch tensors: scripts/gpu/python_check.py.
@@ -255,8 +333,9 @@ for mode in "${modes[@]}"; do
   [ "$mode" = bench-python ] && mode=bench_python
   [ "$mode" = sweep-cluster ] && mode=sweep_cluster
   [ "$mode" = small-batch ] && mode=small_batch
+  [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, compare, capi, probe, profile, python, bench-python)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

@@ -530,7 +530,7 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
       output.compare =
           compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
                         tensor.stride, session.files.expectedValues[o].data(), output.kind,
-                        opts.maxReported);
+                        opts.maxReported, signature.outputsOverLastAxis[o]);
       for (const Mismatch &mismatch : output.compare.first)
         llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch)
                      << " (expected: " << output.expectedFile << ")\n";
@@ -649,7 +649,8 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
       reference = result.data.data();
     }
     output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
-                                   tensor.stride, reference, output.kind, opts.maxReported);
+                                   tensor.stride, reference, output.kind, opts.maxReported,
+                                   signature.outputsOverLastAxis[o]);
     for (const Mismatch &mismatch : output.compare.first)
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
     report.outputReports.push_back(std::move(output));

@@ -21,6 +21,10 @@ def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
     The kernels use 16-byte vector accesses where the rows are aligned (checked at run time),
     exact scalar paths for tails and unaligned strides, f32 arithmetic, warp shuffles and shared
     memory for the reductions, and do not read the lanes that a padding or causal mask removes.
+    A softmax over a non-last axis (plan `strided_axis`) runs without a transpose: the tensor is
+    viewed as [outer, C, inner], consecutive threads take consecutive inner elements and the C
+    values of a column are reduced by one or more threads of a block; its prologue may scale and
+    round (a mask or bias there is rejected with a diagnostic).
 
     Kernel names are `<function>_<n>_<plan>`, made PTX identifiers (characters other than
     letters, digits and `_` become `_`) and unique among the kernels, as is the module's name

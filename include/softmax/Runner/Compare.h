@@ -65,10 +65,12 @@ struct CompareResult {
 
 /// Checks the output `data` (storage bytes, rows `rowStride` elements apart; 0 means packed)
 /// of `shape` against `reference` (packed doubles already rounded to `element`; null: only the
-/// poison and padding checks run).
+/// poison and padding checks run). Row sums are measured for probabilities whose rows are
+/// distributions (`rowsAreDistributions`: a softmax over the last axis).
 CompareResult compareOutput(ElementKind element, const std::vector<int64_t> &shape,
                             const void *data, int64_t rowStride, const double *reference,
-                            OutputKind kind, int maxReported = 8);
+                            OutputKind kind, int maxReported = 8,
+                            bool rowsAreDistributions = true);
 
 /// "[3, 17] got 0.125 want 0.12500001" (or "unwritten" / "padding overwritten").
 std::string describeMismatch(const Mismatch &mismatch);

@@ -52,6 +52,9 @@ struct Signature {
   std::vector<ArgSpec> inputs;
   std::vector<ArgSpec> outputs;
   std::vector<OutputKind> outputKinds; ///< one per output
+  /// One per output: whether its softmax (if any) is over the last axis, so that its rows are
+  /// distributions (a softmax over another axis sums to 1 along that axis, not along rows).
+  std::vector<bool> outputsOverLastAxis;
 };
 
 /// Parses "AxBxC" (positive or zero integers; "" is rank 0). Fails with `error` set.

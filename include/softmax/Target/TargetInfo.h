@@ -54,6 +54,15 @@ int64_t getRegisterPlanRegisters(int64_t lanes, int64_t vector, int64_t chunks,
 /// 0.83x with it).
 inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 
+/// Registers a thread of a strided_axis kernel needs for `chunks` axis values of `vector`
+/// columns each held in registers (as f32): the values, four per column (the column's max,
+/// sum, factor and a partial from the other rows), and 56 for addresses and indices (calibrated
+/// with ptxas -v on the generated kernels, which then do not spill).
+/// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
+inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
+  return vector * chunks + 4 * vector + 56;
+}
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_TARGET_TARGETINFO_H

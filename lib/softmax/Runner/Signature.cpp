@@ -174,6 +174,24 @@ OutputKind classify(Value value) {
   return OutputKind::Values;
 }
 
+/// Whether the softmax that computes a returned value (through casts) is over the last axis;
+/// true for values no softmax computes.
+bool isOverLastAxis(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (auto cast = dyn_cast_or_null<mlir::softmax::CastOp>(op))
+    op = cast.getInput().getDefiningOp();
+  auto last = [](int64_t axis, Value input) {
+    return axis == cast<RankedTensorType>(input.getType()).getRank() - 1;
+  };
+  if (auto softmax = dyn_cast_or_null<mlir::softmax::SoftmaxOp>(op))
+    return last(softmax.getNormalizedAxis(), softmax.getInput());
+  if (auto logSoftmax = dyn_cast_or_null<mlir::softmax::LogSoftmaxOp>(op))
+    return last(logSoftmax.getNormalizedAxis(), logSoftmax.getInput());
+  if (auto fused = dyn_cast_or_null<mlir::softmax::FusedOp>(op))
+    return last(fused.getNormalizedAxis(), fused.getInput());
+  return true;
+}
+
 /// The function argument a value's shape comes from: every softmax op's result has the shape of
 /// its first operand (the input), so follow first operands up to a block argument.
 std::optional<unsigned> shapeSource(Value value) {
@@ -317,6 +335,7 @@ auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> 
       return failure();
     signature.outputs.push_back(std::move(spec));
     signature.outputKinds.push_back(classify(returnOp.getOperand(i)));
+    signature.outputsOverLastAxis.push_back(isOverLastAxis(returnOp.getOperand(i)));
   }
   return signature;
 }

@@ -16,9 +16,27 @@ func.func @no_strategy(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-func.func @first_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'softmax.fused' op softmax-lower-to-gpu supports the last axis only; transpose the input so that rows are contiguous}}
-  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+// A non-last axis takes the strided_axis kernels, which compute scales and roundings only: the
+// masks and biases are rejected, not miscompiled.
+func.func @causal_non_last_axis(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op softmax-lower-to-gpu: prologue step #softmax.mask<causal, fill = -1.000000e+04> is not supported over a non-last axis (axis 1 of a rank-3 tensor): the strided_axis kernels take scale, scale_by and round steps only; move the axis last (a transpose) to use the row kernels}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, offset = 0, fill = -1.0e4>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @bias_non_last_axis(%x: tensor<4x8xf32>, %b: tensor<4x1xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{prologue step #softmax.bias<0> is not supported over a non-last axis (axis 0 of a rank-2 tensor)}}
+  %0 = softmax.fused softmax %x (%b : tensor<4x1xf32>) axis = 0 prologue [#softmax.bias<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @padding_non_last_axis(%x: tensor<4x8xf32>, %len: tensor<8xi32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{prologue step #softmax.mask<padding, operand = 0, fill = 0xFFF0000000000000> is not supported over a non-last axis (axis 0 of a rank-2 tensor)}}
+  %0 = softmax.fused softmax %x (%len : tensor<8xi32>) axis = 0 prologue [#softmax.mask<padding, operand = 0, fill = 0xFFF0000000000000>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 

@@ -102,7 +102,8 @@ func.func @two_softmaxes(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 
 // -----
 
-// A softmax over a non-last axis fuses too (the lowering reports that it needs the last axis).
+// A softmax over a non-last axis fuses too (the lowering takes a non-last axis to the
+// strided_axis kernels, which reject the mask step with a diagnostic).
 // CHECK-LABEL: func.func @first_axis
 // CHECK: softmax.fused softmax %arg0(%arg1 : tensor<8x1xi1>) axis = 0 prologue [#softmax.mask<tensor, operand = 0, fill = -1.000000e+04>]
 func.func @first_axis(%x: tensor<8x16xf16>, %m: tensor<8x1xi1>) -> tensor<8x16xf16> {

@@ -214,3 +214,27 @@ func.func @strategies_entry_not_a_plan(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>, 7]} : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @row_plan_on_non_last_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op a softmax over axis 0 of a rank-2 tensor (not the last) takes one strided_axis entry in 'strategies', got [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @two_axis_plans(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op a softmax over axis 0 of a rank-2 tensor (not the last) takes one strided_axis entry in 'strategies'}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>]} : tensor<?x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @strided_axis_on_last_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>): strided_axis is for a softmax over a non-last axis; this one is over the last (use a row plan)}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -448,3 +448,13 @@ func.func @strategy_rows_overflow() attributes {s = #softmax.strategy<multi_row,
 
 // expected-error @+1 {{row_registers keeps vector * chunks = 512 values a thread in registers, at most 256}}
 func.func @strategy_too_many_values() attributes {s = #softmax.strategy<row_registers, lanes = 32, rows = 1, vector = 8, chunks = 64>} { return }
+
+// -----
+
+// expected-error @+1 {{strided_axis combines the rows of a column in 65536 bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * vector * 4), at most 49152}}
+func.func @strided_axis_shared() attributes {s = #softmax.strategy<strided_axis, lanes = 32, rows = 32, vector = 8, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{strided_axis keeps vector * chunks = 512 values a thread in registers, at most 256}}
+func.func @strided_axis_too_many_values() attributes {s = #softmax.strategy<strided_axis, lanes = 32, rows = 1, vector = 8, chunks = 64>} { return }

@@ -8,6 +8,7 @@
 
 #include "softmax/Conversion/Passes.h"
 
+#include "AxisKernel.h"
 #include "RowKernel.h"
 #include "softmax/Target/TargetInfo.h"
 
@@ -151,11 +152,8 @@ LogicalResult FunctionLowering::checkSupported() {
                               << type;
   WalkResult result = func.walk([&](Operation *op) {
     if (auto fused = dyn_cast<FusedOp>(op)) {
-      if (fused.getNormalizedAxis() != fused.getInput().getType().getRank() - 1) {
-        fused.emitOpError("softmax-lower-to-gpu supports the last axis only; transpose the "
-                          "input so that rows are contiguous");
+      if (isStridedAxisOp(fused) && failed(checkStridedAxisSupported(fused)))
         return WalkResult::interrupt();
-      }
       if (!fused.getStrategiesAttr()) {
         fused.emitOpError("has no 'strategies': run softmax-select-strategy first");
         return WalkResult::interrupt();
@@ -223,6 +221,17 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
 LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
   Location loc = op.getLoc();
   Value input = memrefFor(op.getInput());
+  if (isStridedAxisOp(op)) {
+    // A non-last axis: the strided_axis kernels (AxisKernel.h); side operands are scalars.
+    std::string base = (func.getSymName() + "_" + Twine(kernelCount++)).str();
+    SmallVector<Value> sideScalars = llvm::map_to_vector(
+        op.getSideOperands(), [&](Value side) { return scalars.lookup(side); });
+    lowerStridedAxis(builder, kernels, op, input, destination, sideScalars,
+                     [&](StringRef suffix) {
+                       return uniqueKernelName(kernels, (base + "_" + suffix).str());
+                     });
+    return success();
+  }
   SmallVector<Value> operands{viewAsRows(builder, loc, input),
                               viewAsRows(builder, loc, destination)};
   for (Value side : op.getSideOperands())

@@ -36,7 +36,8 @@ def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps row
     I32EnumAttrCase<"row_registers", 1>,
     I32EnumAttrCase<"chunked_online", 2>,
     I32EnumAttrCase<"row_shared", 3>,
-    I32EnumAttrCase<"row_cluster", 4>
+    I32EnumAttrCase<"row_cluster", 4>,
+    I32EnumAttrCase<"strided_axis", 5>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -52,10 +53,13 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `chunked_online` (any width: chunks of `lanes * vector * chunks` elements with a running
       max and sum, then a normalising pass that reads the row again) or `row_shared` (the same
       online pass, keeping the row in dynamic shared memory so that the normalising pass reads
-      it from there: one read, rows of up to 57856 elements, one row a block) or `row_cluster`
+      it from there: one read, rows of up to 57856 elements, one row a block), `row_cluster`
       (a row spread over the `cluster` blocks of a thread-block cluster, each holding
       `lanes * vector * chunks` of its columns in registers; the row's max and sum are combined
-      through distributed shared memory: one read, rows of up to `cluster` spans; sm_90).
+      through distributed shared memory: one read, rows of up to `cluster` spans; sm_90), or
+      `strided_axis` (a softmax over a non-last axis: the input viewed as [outer, C, inner],
+      consecutive threads on consecutive inner elements, each column of C values reduced by
+      `rows` threads of a block; see below and docs/strategies.md).
     - `lanes`: threads that share one row (a power of two, at most 1024).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
       multiple of 32 and at most 1024.
@@ -66,9 +70,17 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     - `cluster` (row_cluster only, 2 to 16; omitted elsewhere, where it is 1): blocks of the
       thread-block cluster that shares a row.
 
+    For `strided_axis` the parameters mean: `lanes` threads a block along the contiguous inner
+    axis (each `vector` consecutive elements: a block covers `lanes * vector` columns), `rows`
+    threads a block along the softmax axis (a column's C values are spread over them and
+    combined through shuffles and shared memory), `chunks` C values a thread: when
+    `C <= rows * chunks` they stay in registers (one read), else a thread loads `chunks` at a
+    time in an online max/sum pass and reads the column again to normalise.
+
     ```mlir
     #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>
     #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>
+    #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 8>
     ```
   }];
   let parameters = (ins
@@ -93,7 +105,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
-    bool holdsWholeRow() const { return getPlan() != KernelPlan::chunked_online; }
+    bool holdsWholeRow() const {
+      return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis;
+    }
     /// Whether the plan keeps its values in registers between the reductions and the store.
     bool isRegisterPlan() const {
       return getPlan() == KernelPlan::multi_row || getPlan() == KernelPlan::row_registers ||
@@ -101,7 +115,7 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     }
     /// The widest row the plan handles: its span for the register plans (times the cluster's
     /// blocks for row_cluster), the shared-memory capacity for row_shared, anything for
-    /// chunked_online.
+    /// chunked_online and strided_axis.
     int64_t getMaxWidth() const;
     /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
     /// block, less 1 KB for the reductions. Rows are held as f32.
@@ -112,6 +126,8 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// The most blocks a row_cluster plan spreads a row over: sm_90's non-portable cluster size
     /// (8 is the portable one; TargetInfo says which the target allows).
     static constexpr int64_t kMaxClusterBlocks = 16;
+    /// Static shared memory a strided_axis block may take to combine the rows of its columns.
+    static constexpr int64_t kMaxAxisSharedBytes = 48 * 1024;
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

@@ -79,7 +79,10 @@ def SelectStrategyPass : Pass<"softmax-select-strategy", "::mlir::func::FuncOp">
     - `chunked_online` beyond that.
 
     With a dynamic N it lists one variant per tier, ending with `chunked_online`, and the host
-    code dispatches on N at run time. See docs/strategies.md for the thresholds and why.
+    code dispatches on N at run time. A softmax over a non-last axis gets one `strided_axis`
+    plan, sized for the axis (C values of a column in registers when a block holds them, else
+    two passes; a dynamic C takes a plan whose kernel does either). See docs/strategies.md for
+    the thresholds and why.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",

@@ -50,7 +50,7 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "cluster is row_cluster's parameter: " << stringifyKernelPlan(plan)
                        << " needs cluster = 1 (or none), got " << cluster;
   if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers ||
-       plan == KernelPlan::row_cluster) &&
+       plan == KernelPlan::row_cluster || plan == KernelPlan::strided_axis) &&
       vector * chunks > kMaxValuesPerThread)
     return emitError() << stringifyKernelPlan(plan) << " keeps vector * chunks = "
                        << vector * chunks << " values a thread in registers, at most "
@@ -75,6 +75,18 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "got "
                          << rows;
     [[fallthrough]];
+  case KernelPlan::strided_axis: {
+    // Partial results of the rows of a column combine through shared memory: (max, sum) for
+    // each `lanes * vector` columns of each warp's rows (AxisKernel.cpp).
+    int64_t rowsPerWarp = std::min<int64_t>(rows, std::max<int64_t>(1, 32 / lanes));
+    int64_t bytes = 2 * (rows / rowsPerWarp) * lanes * vector * 4;
+    if (rows > 1 && bytes > kMaxAxisSharedBytes)
+      return emitError() << "strided_axis combines the rows of a column in " << bytes
+                         << " bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * "
+                            "vector * 4), at most "
+                         << kMaxAxisSharedBytes;
+    break;
+  }
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:
     if (lanes < 32)
@@ -113,6 +125,7 @@ int64_t StrategyAttr::getMaxWidth() const {
   case KernelPlan::row_shared:
     return kSharedRowBytes / 4;
   case KernelPlan::chunked_online:
+  case KernelPlan::strided_axis:
     return std::numeric_limits<int64_t>::max();
   }
   llvm_unreachable("unknown plan");

@@ -434,6 +434,23 @@ LogicalResult FusedOp::verifyStrategies() {
             plan.getCluster())))
       return failure();
   }
+  // A softmax over a non-last axis has one plan, strided_axis (any axis size); the row plans
+  // are for the last axis.
+  bool lastAxis = getNormalizedAxis() == getInput().getType().getRank() - 1;
+  for (auto [i, entry] : llvm::enumerate(strategies.getAsRange<StrategyAttr>())) {
+    if (!lastAxis && (entry.getPlan() != KernelPlan::strided_axis || strategies.size() != 1))
+      return emitOpError() << "a softmax over axis " << getNormalizedAxis() << " of a rank-"
+                           << getInput().getType().getRank()
+                           << " tensor (not the last) takes one strided_axis entry in "
+                              "'strategies', got "
+                           << strategies;
+    if (lastAxis && entry.getPlan() == KernelPlan::strided_axis)
+      return emitOpError() << "'strategies' entry " << i << " (" << entry
+                           << "): strided_axis is for a softmax over a non-last axis; this one is "
+                              "over the last (use a row plan)";
+  }
+  if (!lastAxis)
+    return success();
   int64_t width = getRowWidth();
   auto plans = strategies.getAsRange<StrategyAttr>();
   if (ShapedType::isDynamic(width)) {

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
+
+#include "AxisPlan.h"
 #include "softmax/Target/TargetInfo.h"
 
 #include "llvm/ADT/bit.h"
@@ -248,6 +250,12 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         return succeeded(op.verifyStrategies()) ? WalkResult::advance()
                                                 : WalkResult::interrupt();
       RankedTensorType type = op.getInput().getType();
+      if (op.getNormalizedAxis() != type.getRank() - 1) {
+        // A non-last axis: the strided_axis kernels, without a transpose (AxisPlan.h).
+        op.setStrategiesAttr(ArrayAttr::get(
+            &getContext(), {selectStridedAxisPlan(op, *target, budget, threads)}));
+        return WalkResult::advance();
+      }
       int64_t elementBytes =
           std::max(type.getElementTypeBitWidth(),
                    op.getResult().getType().getElementTypeBitWidth()) / 8;

@@ -1,0 +1,766 @@
+//===- AxisKernel.cpp - Softmax over a non-last axis, without a transpose -===//
+//
+// The strided_axis plan (docs/strategies.md). The input and output are viewed as
+// [outer, C, mid, last]: C is the softmax axis, `outer` the dimensions before it collapsed, `mid`
+// those between it and the last one collapsed (1 when the axis is the second to last), and the
+// `inner = mid * last` columns are contiguous along `last`. A block of `lanes * rows` threads
+// takes `lanes * vector` consecutive columns of one outer index:
+//
+//   thread (row r, lane l): columns  ib * lanes * vector + l * vector + v,  v < vector
+//                           axis values c = r + k * rows,  k < chunks (then the next span)
+//
+// so that consecutive lanes touch consecutive 16-byte vectors of each C slice (coalesced), and
+// a column's C values, `stride(C)` elements apart, are spread over the `rows` threads of the
+// block. Each thread reduces its values as a tree, then the rows combine: butterfly shuffles
+// between the rows that share a warp (lanes < 32), then one shared-memory slot per column a
+// warp and a barrier.
+//
+//  - C <= rows * chunks (the register path): a thread's values stay in registers between the
+//    reductions and the store: one read, one write.
+//  - Wider C (the online path): spans of rows * chunks values with a running max and sum per
+//    column, combined across the rows, then a second pass that reads the column again (from L2
+//    where the block's columns are still there) and writes it normalised.
+//  A static C emits one path; a dynamic C both, chosen uniformly over the grid.
+//
+// Two kernels a plan, chosen by the host once per launch: the vector kernel (16-byte accesses)
+// when both operands' pointers are aligned to a vector and their offsets, strides and `last`
+// are multiples of it; else the scalar kernel, in which lane l takes columns
+// ib * lanes * vector + v * lanes + l (still coalesced, one element an access).
+//
+// Arithmetic is f32 whatever the storage type; exp and log are ex2.approx / lg2.approx, the
+// masked-column policy goes through the normalising factors, as in RowKernel.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AxisKernel.h"
+
+#include "softmax/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
+
+/// memref<?x?x?x?xT, strided<[?, ?, ?, 1], offset: ?>>: [outer, C, mid, last].
+MemRefType getAxisViewType(Type elementType) {
+  int64_t d = ShapedType::kDynamic;
+  auto layout = StridedLayoutAttr::get(elementType.getContext(), d, {d, d, d, 1});
+  return MemRefType::get({d, d, d, d}, elementType, layout);
+}
+
+/// The [outer, C, mid, last] view of a full-rank strided memref (host code): collapse_shape of
+/// the dimensions before the axis and of those between it and the last one (contiguous groups,
+/// as the row kernels' views assume of the leading dimensions), expand_shape for the absent
+/// groups (size 1). Both are ops the C++ API's host interpreter models.
+Value buildAxisView(OpBuilder &b, Location loc, Value memref, int64_t axis) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  bool hasOuter = axis > 0, hasMid = axis + 1 < rank - 1;
+  SmallVector<ReassociationIndices> groups;
+  if (hasOuter)
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, axis)));
+  groups.push_back({axis});
+  if (hasMid)
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(axis + 1, rank - 1)));
+  groups.push_back({rank - 1});
+  Value view = memref;
+  if (static_cast<int64_t>(groups.size()) < rank)
+    view = memref::CollapseShapeOp::create(b, loc, memref, groups);
+  auto viewType = cast<MemRefType>(view.getType());
+  if (viewType.getRank() < 4) {
+    auto sizeOf = [&](int64_t d) -> OpFoldResult {
+      if (viewType.isDynamicDim(d))
+        return memref::DimOp::create(b, loc, view, d).getResult();
+      return b.getIndexAttr(viewType.getDimSize(d));
+    };
+    SmallVector<ReassociationIndices> expand;
+    SmallVector<int64_t> staticShape;
+    SmallVector<OpFoldResult> shape;
+    int64_t source = 0;
+    auto unit = [&] {
+      staticShape.push_back(1);
+      shape.push_back(b.getIndexAttr(1));
+    };
+    auto from = [&](int64_t d) {
+      staticShape.push_back(viewType.getDimSize(d));
+      shape.push_back(sizeOf(d));
+    };
+    // [outer, C]
+    if (hasOuter) {
+      expand.push_back({0});
+      expand.push_back({1});
+      from(source++);
+      from(source++);
+    } else {
+      expand.push_back({0, 1});
+      unit();
+      from(source++);
+    }
+    // [mid, last]
+    if (hasMid) {
+      expand.push_back({2});
+      expand.push_back({3});
+      from(source++);
+      from(source++);
+    } else {
+      expand.push_back({2, 3});
+      unit();
+      from(source++);
+    }
+    FailureOr<MemRefType> expanded =
+        memref::ExpandShapeOp::computeExpandedType(viewType, staticShape, expand);
+    assert(succeeded(expanded) && "a strided memref always expands");
+    view = memref::ExpandShapeOp::create(b, loc, *expanded, view, expand, shape);
+  }
+  return memref::CastOp::create(b, loc, getAxisViewType(type.getElementType()), view);
+}
+
+SmallVector<Type> getAxisKernelParameterTypes(FusedOp op) {
+  SmallVector<Type> types{getAxisViewType(op.getInput().getType().getElementType()),
+                          getAxisViewType(op.getResult().getType().getElementType())};
+  for (Value side : op.getSideOperands())
+    types.push_back(side.getType());
+  return types;
+}
+
+/// Rows of a column that share a warp (combined by shuffles), and the groups of them that
+/// combine through shared memory.
+int64_t rowsPerWarp(StrategyAttr plan) {
+  return std::min<int64_t>(plan.getRows(), std::max<int64_t>(1, 32 / plan.getLanes()));
+}
+int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(plan); }
+
+/// Emits the body of one strided_axis kernel.
+class AxisEmitter {
+public:
+  AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
+              bool vectorized)
+      : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func), lanes(plan.getLanes()),
+        rows(plan.getRows()), vector(plan.getVector()), chunks(plan.getChunks()),
+        vectorized(vectorized), f32(builder.getF32Type()) {}
+
+  void emit();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32Const(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
+  }
+  Value i32Const(int32_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
+  Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value cmpi(arith::CmpIPredicate p, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  }
+  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
+  Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
+  Value isNegInf(Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v, negInf());
+  }
+  Value maxf(Value l, Value r) { return arith::MaximumFOp::create(b, loc, l, r); }
+  Value addf(Value l, Value r) { return arith::AddFOp::create(b, loc, l, r); }
+  Value mulf(Value l, Value r) { return arith::MulFOp::create(b, loc, l, r); }
+  Value intrinsic(StringRef name, Value x) {
+    return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name), ValueRange{x})
+        .getResult(0);
+  }
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
+  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
+  /// exp(x - shift), shift never -inf (so never NaN for x = -inf).
+  Value expShifted(Value x, Value shift) {
+    return exp2(mulf(arith::SubFOp::create(b, loc, x, shift), f32Const(kLog2E)));
+  }
+  Value safeMax(Value m) { return select(isNegInf(m), f32Const(0.0), m); }
+  Value toF32(Value v) {
+    Type t = v.getType();
+    if (t.isF32())
+      return v;
+    if (t.getIntOrFloatBitWidth() < 32)
+      return arith::ExtFOp::create(b, loc, f32, v);
+    return arith::TruncFOp::create(b, loc, f32, v); // an f64 scalar operand
+  }
+  Value fromF32(Value v, Type type) {
+    return type.isF32() ? v : Value(arith::TruncFOp::create(b, loc, type, v));
+  }
+  void ifThen(Value cond, function_ref<void()> then) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    then();
+  }
+  Value ifElse(Value cond, Type type, function_ref<Value()> then,
+               function_ref<Value()> otherwise) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, otherwise());
+    return ifOp.getResult(0);
+  }
+  Value combineAll(SmallVector<Value> values, bool isMax) {
+    while (values.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < values.size(); i += 2)
+        next.push_back(isMax ? maxf(values[i], values[i + 1]) : addf(values[i], values[i + 1]));
+      if (values.size() % 2)
+        next.push_back(values.back());
+      values = std::move(next);
+    }
+    return values.front();
+  }
+
+  /// The prologue on one value: scales and roundings (checkStridedAxisSupported).
+  Value applyPrologue(Value value);
+  /// The f32 values (prologue applied) of this thread's columns at axis index `c`; -inf for
+  /// columns outside the tensor or c >= C.
+  SmallVector<Value> load(Value c);
+  void store(Value c, ArrayRef<Value> values);
+
+  using Tuple = SmallVector<Value, 2>;
+  /// Combines each column's partials (one tuple a column slot) over the `rows` threads of the
+  /// column, tuple element i in shared buffer `buffer + i`.
+  SmallVector<Tuple> combineRows(SmallVector<Tuple> parts,
+                                 function_ref<Tuple(const Tuple &, const Tuple &)> merge,
+                                 int64_t buffer);
+  SmallVector<Value> combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer);
+
+  struct Stats {
+    Value maxSafe, invSum, logSum;
+  };
+  Stats finishStats(Value max, Value sum);
+  Value normalize(Value x, Value expValue, const Stats &stats);
+
+  void emitRegisterPath();
+  void emitOnlinePath();
+
+  OpBuilder &b;
+  Location loc;
+  FusedOp op;
+  StrategyAttr plan;
+  gpu::GPUFuncOp func;
+  int64_t lanes, rows, vector, chunks;
+  bool vectorized;
+  Type f32;
+
+  Value in, out, smem;
+  SmallVector<Value> scalarFactors;
+  Value lane, row, outer, axisSize;
+  /// Per column slot (one in the vector kernel: the vector's first column): its mid and last
+  /// indices and whether it is in the tensor.
+  SmallVector<Value> colMid, colLast, colValid;
+};
+
+Value AxisEmitter::applyPrologue(Value value) {
+  for (Attribute step : op.getPrologue()) {
+    if (auto scale = dyn_cast<ScaleStepAttr>(step))
+      value = mulf(value, f32Const(scale.getFactor().convertToDouble()));
+    else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step))
+      value = mulf(value, scalarFactors[scaleBy.getOperand()]);
+    else if (auto round = dyn_cast<RoundStepAttr>(step); round && !round.getType().isF32())
+      value = toF32(fromF32(value, round.getType()));
+  }
+  return value;
+}
+
+SmallVector<Value> AxisEmitter::load(Value c) {
+  Type elementType = op.getInput().getType().getElementType();
+  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
+  SmallVector<Value> values;
+  if (vectorized) {
+    auto valuesType = VectorType::get({vector}, f32);
+    Value packed = ifElse(
+        andi(inAxis, colValid[0]), valuesType,
+        [&] {
+          int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+          Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
+                                                in, ValueRange{outer, c, colMid[0], colLast[0]},
+                                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+          SmallVector<Value> elements;
+          for (int64_t v = 0; v < vector; ++v)
+            elements.push_back(
+                applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v))));
+          return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+        },
+        [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
+    for (int64_t v = 0; v < vector; ++v)
+      values.push_back(vector::ExtractOp::create(b, loc, packed, v));
+    return values;
+  }
+  for (int64_t v = 0; v < vector; ++v)
+    values.push_back(ifElse(
+        andi(inAxis, colValid[v]), f32,
+        [&] {
+          Value x = memref::LoadOp::create(b, loc, in,
+                                           ValueRange{outer, c, colMid[v], colLast[v]});
+          return applyPrologue(toF32(x));
+        },
+        [&] { return negInf(); }));
+  return values;
+}
+
+void AxisEmitter::store(Value c, ArrayRef<Value> values) {
+  Type elementType = op.getResult().getType().getElementType();
+  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
+  if (vectorized) {
+    // Converted as one vector: the back end packs pairs (cvt.rn.bf16x2.f32 / f16x2).
+    Value wide = vector::FromElementsOp::create(b, loc, VectorType::get({vector}, f32), values);
+    auto vectorType = VectorType::get({vector}, elementType);
+    Value packed =
+        elementType.isF32() ? wide : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
+    int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+    ifThen(andi(inAxis, colValid[0]), [&] {
+      vector::StoreOp::create(b, loc, packed, out, ValueRange{outer, c, colMid[0], colLast[0]},
+                              /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    });
+    return;
+  }
+  for (int64_t v = 0; v < vector; ++v) {
+    Value converted = fromF32(values[v], elementType);
+    ifThen(andi(inAxis, colValid[v]), [&] {
+      memref::StoreOp::create(b, loc, converted, out,
+                              ValueRange{outer, c, colMid[v], colLast[v]});
+    });
+  }
+}
+
+SmallVector<AxisEmitter::Tuple>
+AxisEmitter::combineRows(SmallVector<Tuple> parts,
+                         function_ref<Tuple(const Tuple &, const Tuple &)> merge,
+                         int64_t buffer) {
+  // Within a warp: the rows of a lane are `lanes` threads apart. The shuffle width stays 32 (a
+  // smaller width is not CUDA's segment: MLIR22-NOTES.md); offsets below 32 keep lanes apart.
+  int64_t perWarp = rowsPerWarp(plan);
+  for (int64_t offset = lanes; offset < lanes * perWarp; offset *= 2) {
+    for (Tuple &part : parts) {
+      Tuple other;
+      for (Value value : part)
+        other.push_back(gpu::ShuffleOp::create(b, loc, value, i32Const(offset), i32Const(32),
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+      part = merge(part, other);
+    }
+  }
+  int64_t groups = sharedGroups(plan);
+  if (groups == 1)
+    return parts;
+  // Across warps: one slot per column slot, group and tuple element.
+  int64_t columns = lanes * vector;
+  auto slot = [&](int64_t element, Value group, int64_t v) {
+    Value base = mul(add(idx((buffer + element) * groups), group), idx(columns));
+    return add(base, add(mul(lane, idx(vector)), idx(v)));
+  };
+  Value group = arith::DivUIOp::create(b, loc, row, idx(perWarp));
+  Value writer = cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, row, idx(perWarp)),
+                      idx(0));
+  ifThen(writer, [&] {
+    for (auto [v, part] : llvm::enumerate(parts))
+      for (auto [element, value] : llvm::enumerate(part))
+        memref::StoreOp::create(b, loc, value, smem,
+                                ValueRange{slot(element, group, static_cast<int64_t>(v))});
+  });
+  gpu::BarrierOp::create(b, loc);
+  // Every thread of a column reads its groups' partials: a loop, not unrolled, so that the
+  // partials of all groups are not loaded (and held) at once.
+  size_t n = parts.front().size();
+  auto read = [&](Value g) {
+    SmallVector<Value> values;
+    for (int64_t v = 0; v < vector; ++v)
+      for (size_t element = 0; element < n; ++element)
+        values.push_back(memref::LoadOp::create(b, loc, smem,
+                                                ValueRange{slot(element, g, v)}));
+    return values;
+  };
+  SmallVector<Value> first = read(idx(0));
+  auto loop = scf::ForOp::create(b, loc, idx(1), idx(groups), idx(1), first);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> other = read(loop.getInductionVar());
+    SmallVector<Value> merged;
+    for (int64_t v = 0; v < vector; ++v) {
+      Tuple l(loop.getRegionIterArgs().begin() + v * n,
+              loop.getRegionIterArgs().begin() + (v + 1) * n);
+      Tuple r(other.begin() + v * n, other.begin() + (v + 1) * n);
+      llvm::append_range(merged, merge(l, r));
+    }
+    scf::YieldOp::create(b, loc, merged);
+  }
+  SmallVector<Tuple> results;
+  for (int64_t v = 0; v < vector; ++v)
+    results.push_back(Tuple(loop.getResults().begin() + v * n,
+                            loop.getResults().begin() + (v + 1) * n));
+  return results;
+}
+
+SmallVector<Value> AxisEmitter::combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer) {
+  SmallVector<Tuple> tuples;
+  for (Value part : parts)
+    tuples.push_back({part});
+  SmallVector<Tuple> combined = combineRows(
+      tuples,
+      [&](const Tuple &l, const Tuple &r) -> Tuple {
+        return {isMax ? maxf(l[0], r[0]) : addf(l[0], r[0])};
+      },
+      buffer);
+  return llvm::map_to_vector(combined, [](const Tuple &t) { return t[0]; });
+}
+
+AxisEmitter::Stats AxisEmitter::finishStats(Value max, Value sum) {
+  // As in RowKernel.cpp: a column of -inf gets the masked_rows policy through the factors (its
+  // exps are 0 and its shifted values -inf).
+  Stats stats;
+  Value masked = isNegInf(max);
+  stats.maxSafe = select(masked, f32Const(0.0), max);
+  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
+  Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
+  stats.invSum = select(masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
+  if (op.getNormalization() == Normalization::log_softmax)
+    stats.logSum = select(masked, policy, mulf(log2(sum), f32Const(kLn2)));
+  return stats;
+}
+
+Value AxisEmitter::normalize(Value x, Value expValue, const Stats &stats) {
+  switch (op.getNormalization()) {
+  case Normalization::softmax:
+    return mulf(expValue ? expValue : expShifted(x, stats.maxSafe), stats.invSum);
+  case Normalization::log_softmax:
+    return arith::SubFOp::create(b, loc, arith::SubFOp::create(b, loc, x, stats.maxSafe),
+                                 stats.logSum);
+  case Normalization::none:
+    return x;
+  }
+  llvm_unreachable("unknown normalization");
+}
+
+void AxisEmitter::emitRegisterPath() {
+  // Axis values c = row + k * rows, k < chunks, all of them in registers.
+  SmallVector<Value> axisIndex;
+  SmallVector<SmallVector<Value>> values;
+  for (int64_t k = 0; k < chunks; ++k) {
+    axisIndex.push_back(add(row, idx(k * rows)));
+    values.push_back(load(axisIndex.back()));
+  }
+  if (op.getNormalization() == Normalization::none) {
+    for (int64_t k = 0; k < chunks; ++k)
+      store(axisIndex[k], values[k]);
+    return;
+  }
+  SmallVector<Value> localMax;
+  for (int64_t v = 0; v < vector; ++v) {
+    SmallVector<Value> column;
+    for (int64_t k = 0; k < chunks; ++k)
+      column.push_back(values[k][v]);
+    localMax.push_back(combineAll(column, /*isMax=*/true));
+  }
+  SmallVector<Value> max = combineRows(localMax, /*isMax=*/true, /*buffer=*/0);
+  SmallVector<Value> maxSafe = llvm::map_to_vector(max, [&](Value m) { return safeMax(m); });
+  SmallVector<SmallVector<Value>> exps(chunks);
+  SmallVector<Value> localSum;
+  for (int64_t v = 0; v < vector; ++v) {
+    SmallVector<Value> column;
+    for (int64_t k = 0; k < chunks; ++k) {
+      exps[k].push_back(expShifted(values[k][v], maxSafe[v]));
+      column.push_back(exps[k].back());
+    }
+    localSum.push_back(combineAll(column, /*isMax=*/false));
+  }
+  SmallVector<Value> sum = combineRows(localSum, /*isMax=*/false, /*buffer=*/1);
+  SmallVector<Stats> stats;
+  for (int64_t v = 0; v < vector; ++v)
+    stats.push_back(finishStats(max[v], sum[v]));
+  for (int64_t k = 0; k < chunks; ++k) {
+    SmallVector<Value> results;
+    for (int64_t v = 0; v < vector; ++v)
+      results.push_back(normalize(values[k][v], exps[k][v], stats[v]));
+    store(axisIndex[k], results);
+  }
+}
+
+void AxisEmitter::emitOnlinePath() {
+  Value span = idx(rows * chunks);
+  Value spans = arith::CeilDivUIOp::create(b, loc, axisSize, span);
+  auto axisIndexAt = [&](Value base, int64_t k) { return add(add(base, row), idx(k * rows)); };
+  SmallVector<Stats> stats;
+  if (op.getNormalization() != Normalization::none) {
+    // Pass 1: a running max and sum per column over this thread's axis values.
+    SmallVector<Value> init;
+    for (int64_t v = 0; v < vector; ++v)
+      init.push_back(negInf());
+    for (int64_t v = 0; v < vector; ++v)
+      init.push_back(f32Const(0.0));
+    auto loop = scf::ForOp::create(b, loc, idx(0), spans, idx(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value base = mul(loop.getInductionVar(), span);
+      SmallVector<SmallVector<Value>> values;
+      for (int64_t k = 0; k < chunks; ++k)
+        values.push_back(load(axisIndexAt(base, k)));
+      SmallVector<Value> newMaxes, newSums;
+      for (int64_t v = 0; v < vector; ++v) {
+        Value max = loop.getRegionIterArgs()[v];
+        Value sum = loop.getRegionIterArgs()[vector + v];
+        SmallVector<Value> column;
+        for (int64_t k = 0; k < chunks; ++k)
+          column.push_back(values[k][v]);
+        Value newMax = maxf(max, combineAll(column, /*isMax=*/true));
+        Value safe = safeMax(newMax);
+        // The running sum rescaled to the new max: sum * exp(max - newMax).
+        SmallVector<Value> terms{mulf(sum, expShifted(max, safe))};
+        for (Value x : column)
+          terms.push_back(expShifted(x, safe));
+        newMaxes.push_back(newMax);
+        newSums.push_back(combineAll(terms, /*isMax=*/false));
+      }
+      SmallVector<Value> yielded = newMaxes;
+      llvm::append_range(yielded, newSums);
+      scf::YieldOp::create(b, loc, yielded);
+    }
+    SmallVector<Tuple> parts;
+    for (int64_t v = 0; v < vector; ++v)
+      parts.push_back({loop.getResult(v), loop.getResult(vector + v)});
+    // (max, sum) pairs: sum = sum_a exp(m_a - m) + sum_b exp(m_b - m).
+    SmallVector<Tuple> combined = combineRows(
+        parts,
+        [&](const Tuple &l, const Tuple &r) -> Tuple {
+          Value m = maxf(l[0], r[0]);
+          Value safe = safeMax(m);
+          return {m, addf(mulf(l[1], expShifted(l[0], safe)), mulf(r[1], expShifted(r[0], safe)))};
+        },
+        /*buffer=*/0);
+    for (const Tuple &t : combined)
+      stats.push_back(finishStats(t[0], t[1]));
+  }
+  // Pass 2: the column read again, normalised and stored.
+  auto loop = scf::ForOp::create(b, loc, idx(0), spans, idx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value base = mul(loop.getInductionVar(), span);
+  for (int64_t k = 0; k < chunks; ++k) {
+    Value c = axisIndexAt(base, k);
+    SmallVector<Value> values = load(c);
+    if (op.getNormalization() != Normalization::none)
+      for (int64_t v = 0; v < vector; ++v)
+        values[v] = normalize(values[v], Value(), stats[v]);
+    store(c, values);
+  }
+}
+
+void AxisEmitter::emit() {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  in = entry.getArgument(0);
+  out = entry.getArgument(1);
+  for (unsigned i = 0; i < op.getSideOperands().size(); ++i) {
+    Value arg = entry.getArgument(2 + i);
+    scalarFactors.push_back(isa<FloatType>(arg.getType()) ? toF32(arg) : Value());
+  }
+  if (!func.getWorkgroupAttributions().empty())
+    smem = func.getWorkgroupAttributions().front();
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(b, loc, tid, idx(lanes));
+  row = arith::DivUIOp::create(b, loc, tid, idx(lanes));
+  axisSize = memref::DimOp::create(b, loc, in, 1);
+  Value mid = memref::DimOp::create(b, loc, in, 2);
+  Value last = memref::DimOp::create(b, loc, in, 3);
+  Value inner = mul(mid, last);
+  // Block (outer index, column block): the grid is outer * ceil(inner / (lanes * vector)).
+  int64_t columns = lanes * vector;
+  Value columnBlocks = arith::CeilDivUIOp::create(b, loc, inner, idx(columns));
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  outer = arith::DivUIOp::create(b, loc, block, columnBlocks);
+  Value first = mul(arith::RemUIOp::create(b, loc, block, columnBlocks), idx(columns));
+  // The axis is the second to last: mid is 1 and a column is its `last` index.
+  int64_t rank = op.getInput().getType().getRank();
+  bool hasMid = op.getNormalizedAxis() + 1 < rank - 1;
+  auto addColumn = [&](Value j) {
+    colValid.push_back(cmpi(arith::CmpIPredicate::ult, j, inner));
+    if (!hasMid) {
+      colMid.push_back(idx(0));
+      colLast.push_back(j);
+      return;
+    }
+    colMid.push_back(arith::DivUIOp::create(b, loc, j, last));
+    colLast.push_back(arith::RemUIOp::create(b, loc, j, last));
+  };
+  if (vectorized) {
+    addColumn(add(first, mul(lane, idx(vector))));
+  } else {
+    for (int64_t v = 0; v < vector; ++v)
+      addColumn(add(first, add(idx(v * lanes), lane)));
+  }
+
+  int64_t capacity = rows * chunks;
+  int64_t staticC = op.getRowWidth();
+  if (!ShapedType::isDynamic(staticC)) {
+    if (staticC <= capacity)
+      emitRegisterPath();
+    else
+      emitOnlinePath();
+  } else {
+    // Uniform over the grid: every thread takes the same path (the barriers of the reductions
+    // are reached by the whole block).
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{},
+                                  cmpi(arith::CmpIPredicate::ule, axisSize, idx(capacity)),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    emitRegisterPath();
+    b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+    emitOnlinePath();
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
+                               FusedOp op, StrategyAttr plan, bool vectorized) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  MLIRContext *context = builder.getContext();
+  auto type = FunctionType::get(context, getAxisKernelParameterTypes(op), {});
+  SmallVector<Type> workgroup;
+  int64_t groups = sharedGroups(plan);
+  if (groups > 1 && op.getNormalization() != Normalization::none) {
+    auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    workgroup.push_back(MemRefType::get({2 * groups * plan.getLanes() * plan.getVector()},
+                                        builder.getF32Type(), MemRefLayoutAttrInterface(),
+                                        space));
+  }
+  auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
+  // The register budget the plan was sized for (SelectStrategy's axis planner), not the
+  // occupancy that `.maxntid` alone would make ptxas aim at. The scalar kernel, for layouts
+  // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
+  // it gets every register a block of its size may have, so that it does not spill either.
+  int64_t limit = std::min<int64_t>(255, 65536 / threads / 8 * 8);
+  int64_t needed = getStridedAxisRegisters(plan.getVector(), plan.getChunks());
+  int64_t registers =
+      vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;
+  func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
+  // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
+  for (unsigned i = 0; i < workgroup.size(); ++i)
+    func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
+  AxisEmitter(builder, op, plan, func, vectorized).emit();
+  return func;
+}
+
+/// Host code: whether the vector kernel applies (uniform over the grid): both pointers aligned
+/// to a vector, and offsets, the strides of outer, C and mid and the size of `last` multiples
+/// of one, so that every thread's vector lies within one `last` row and is aligned.
+Value buildVectorCondition(OpBuilder &b, Location loc, StrategyAttr plan, Value inView,
+                           Value outView) {
+  int64_t vector = plan.getVector();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto isMultiple = [&](Value v, int64_t of) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 arith::RemUIOp::create(b, loc, v, c(of)), c(0));
+  };
+  Value ok;
+  auto both = [&](Value cond) { ok = ok ? arith::AndIOp::create(b, loc, ok, cond) : cond; };
+  for (Value view : {inView, outView}) {
+    auto type = cast<MemRefType>(view.getType());
+    int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+    both(isMultiple(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view), bytes));
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+    both(isMultiple(meta.getOffset(), vector));
+    for (int64_t d = 0; d < 3; ++d)
+      both(isMultiple(meta.getStrides()[d], vector));
+    if (view == inView)
+      both(isMultiple(meta.getSizes()[3], vector));
+  }
+  return ok;
+}
+
+} // namespace
+
+bool mlir::softmax::isStridedAxisOp(FusedOp op) {
+  return op.getNormalizedAxis() != op.getInput().getType().getRank() - 1;
+}
+
+LogicalResult mlir::softmax::checkStridedAxisSupported(FusedOp op) {
+  for (Attribute step : op.getPrologue())
+    if (!isa<ScaleStepAttr, ScaleByStepAttr, RoundStepAttr>(step))
+      return op.emitOpError()
+             << "softmax-lower-to-gpu: prologue step " << step
+             << " is not supported over a non-last axis (axis " << op.getNormalizedAxis()
+             << " of a rank-" << op.getInput().getType().getRank()
+             << " tensor): the strided_axis kernels take scale, scale_by and round steps only; "
+                "move the axis last (a transpose) to use the row kernels";
+  return success();
+}
+
+void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module, FusedOp op,
+                                     Value input, Value output, ValueRange scalars,
+                                     function_ref<std::string(StringRef)> kernelName) {
+  Location loc = op.getLoc();
+  auto plan = cast<StrategyAttr>(op.getStrategiesAttr()[0]);
+  int64_t axis = op.getNormalizedAxis();
+  bool hasVectorKernel = plan.getVector() > 1;
+  gpu::GPUFuncOp vectorKernel;
+  if (hasVectorKernel)
+    vectorKernel = buildAxisKernel(builder, module, kernelName("strided_axis"), op, plan,
+                                   /*vectorized=*/true);
+  gpu::GPUFuncOp scalarKernel =
+      buildAxisKernel(builder, module,
+                      kernelName(hasVectorKernel ? "strided_axis_scalar" : "strided_axis"), op,
+                      plan, /*vectorized=*/false);
+
+  SmallVector<Value> operands{buildAxisView(builder, loc, input, axis),
+                              buildAxisView(builder, loc, output, axis)};
+  llvm::append_range(operands, scalars);
+
+  // Sizes from the full-rank input (the host interpreter of the C++ API reads them there).
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
+  auto type = cast<MemRefType>(input.getType());
+  Value outer = c(1), inner = c(1), nonEmpty;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value size = memref::DimOp::create(builder, loc, input, d);
+    Value positive = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, size, c(0));
+    nonEmpty = nonEmpty ? arith::AndIOp::create(builder, loc, nonEmpty, positive) : positive;
+    if (d < axis)
+      outer = arith::MulIOp::create(builder, loc, outer, size);
+    else if (d > axis)
+      inner = arith::MulIOp::create(builder, loc, inner, size);
+  }
+  // Nothing to do for an empty tensor (and a grid of zero blocks is a launch error).
+  auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  Value columnBlocks = arith::CeilDivUIOp::create(
+      builder, loc, inner, c(plan.getLanes() * plan.getVector()));
+  Value blocks = arith::MulIOp::create(builder, loc, outer, columnBlocks);
+  auto launch = [&](gpu::GPUFuncOp kernel) {
+    gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, c(1), c(1)},
+                              gpu::KernelDim3{c(plan.getBlockSize()), c(1), c(1)},
+                              /*dynamicSharedMemorySize=*/Value(), operands);
+  };
+  if (!hasVectorKernel)
+    return launch(scalarKernel);
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{},
+                                buildVectorCondition(builder, loc, plan, operands[0], operands[1]),
+                                /*withElseRegion=*/true);
+  builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  launch(vectorKernel);
+  builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  launch(scalarKernel);
+}

@@ -1,0 +1,111 @@
+//===- AxisPlan.cpp - The plan of a softmax over a non-last axis ----------===//
+//
+// The strided_axis kernels (lib/softmax/Conversion/SoftmaxToGPU/AxisKernel.cpp) give a block
+// `lanes * vector` consecutive columns of the contiguous inner axis and spread each column's C
+// values over `rows` threads, `chunks` a thread. The choice, for C (the axis size):
+//  1. The column stays in registers (one read) when some block of 256, 512 or 1024 threads
+//     holds it: `chunks` values a thread (as many as the register budget of that block size
+//     allows, at most 32 values a thread in blocks of 256 and 64 in larger ones), `rows` the
+//     power of two that covers C with them, and `lanes` the rest of the block.
+//  2. Among those, the plan whose C slices are widest up to 64 bytes (two 32-byte sectors a
+//     warp's row of the slice; at least one sector is required), then the smallest block (more
+//     blocks a multiprocessor, so that one block's reductions overlap another's loads).
+//  3. Otherwise (C too large for the registers of a block, e.g. bf16 C = 4096) the online
+//     plan: blocks of 512 threads, one 32-byte sector a C slice, 16 values a thread a span:
+//     the second pass reads a block's columns again while a resident block's footprint
+//     (C x 32 bytes: 128 KB at C = 4096) times the blocks resident on the 132 multiprocessors
+//     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
+//  A dynamic C takes the plan of C = 256, whose kernel also holds the online path for C wider
+//  than `rows * chunks` (chosen at run time, uniformly over the grid).
+// None of this has been measured yet (no GPU where it was written): the plans are hand-writable
+// (#softmax.strategy<strided_axis, ...>) for the sweep that should set these thresholds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AxisPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+/// The C a dynamic axis is planned for (its kernel handles any C).
+constexpr int64_t kDynamicAxisPlanned = 256;
+} // namespace
+
+StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &target,
+                                                  int64_t registerBudget, int64_t maxThreads) {
+  MLIRContext *context = op.getContext();
+  RankedTensorType type = op.getInput().getType();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t inBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elementBytes =
+      std::max(type.getElementTypeBitWidth(), op.getResult().getType().getElementTypeBitWidth()) /
+      8;
+  int64_t vector = target.vectorBytes / elementBytes;
+  // At least a 32-byte sector of a C slice a warp; no more lanes than the columns need.
+  int64_t minLanes = std::max<int64_t>(1, 32 / (vector * inBytes));
+  int64_t laneCap = target.maxThreadsPerBlock;
+  bool staticInner = true;
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d))
+      staticInner = false;
+    else
+      inner *= type.getDimSize(d);
+  }
+  if (staticInner)
+    laneCap = llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(inner, vector)));
+  minLanes = std::min(minLanes, laneCap);
+  int64_t c = type.getDimSize(axis);
+  c = ShapedType::isDynamic(c) ? kDynamicAxisPlanned : std::max<int64_t>(c, 1);
+
+  auto sharedFits = [&](int64_t lanes, int64_t rows) {
+    int64_t perWarp = std::min<int64_t>(rows, std::max<int64_t>(1, 32 / lanes));
+    return rows == 1 ||
+           2 * (rows / perWarp) * lanes * vector * 4 <= StrategyAttr::kMaxAxisSharedBytes;
+  };
+  StrategyAttr best;
+  std::tuple<int64_t, int64_t, int64_t> bestScore;
+  for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
+    int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
+    int64_t maxValues = threads == 256 ? 32 : 64;
+    int64_t chunks = 0;
+    while (chunks + 1 <= 64 && (chunks + 1) * vector <= maxValues &&
+           getStridedAxisRegisters(vector, chunks + 1) <= registers)
+      ++chunks;
+    if (chunks == 0)
+      continue;
+    int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, chunks));
+    if (rows > threads)
+      continue;
+    int64_t lanes = std::min(threads / rows, laneCap);
+    if (lanes < minLanes)
+      continue;
+    if (lanes * rows < 32)
+      rows = 32 / lanes; // whole warps
+    if (!sharedFits(lanes, rows))
+      continue;
+    chunks = llvm::divideCeil(c, rows);
+    auto score = std::make_tuple(std::min<int64_t>(lanes * vector * inBytes, 64), -threads, lanes);
+    if (!best || score > bestScore) {
+      best = StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
+      bestScore = score;
+    }
+  }
+  if (best)
+    return best;
+  // The online plan.
+  int64_t threads = std::min<int64_t>(512, maxThreads);
+  int64_t lanes = minLanes;
+  int64_t rows = threads / lanes;
+  int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
+  int64_t chunks = std::max<int64_t>(1, 16 / vector);
+  while (chunks > 1 && getStridedAxisRegisters(vector, chunks) > registers)
+    --chunks;
+  return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
+}

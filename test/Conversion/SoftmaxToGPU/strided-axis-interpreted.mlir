@@ -1,0 +1,58 @@
+// The strided_axis kernels run on the CPU: scripts/gpu_func_interp.py interprets the lowered
+// gpu.func for every thread of the grid (threads of a block in lock step between barriers and
+// shuffles) and compares with a float64 softmax over the axis; every output element within
+// tolerance and the padding between rows (--pad) untouched. The vector kernel runs only where
+// the host would launch it (whole aligned vectors), the scalar kernel everywhere. Special
+// values (--special): columns of -inf (the masked_rows policy), +inf-free large values, -inf
+// elements.
+// REQUIRES: numpy
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu)' -o %t.mlir
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis1_f32_0_strided_axis --shape 3x33x40 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis1_f32_0_strided_axis_scalar --shape 3x33x40 --axis 1 --special --pad 3 | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis0_bf16_0_strided_axis --shape 7x48 --axis 0 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis0_bf16_0_strided_axis_scalar --shape 7x48 --axis 0 --dtype bf16 --scale 0.5 --pad 5 | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel rank4_0_strided_axis_scalar --shape 2x3x5x8 --axis 0 --normalization log_softmax --masked-rows nan --special --pad 4 | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel rank4_0_strided_axis --shape 2x3x5x8 --axis 0 --normalization log_softmax --masked-rows nan --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel online_0_strided_axis --shape 2x100x16 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel online_0_strided_axis_scalar --shape 2x100x13 --axis 1 --special | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis --shape 2x9x16 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis --shape 2x300x8 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis_scalar --shape 1x1x3 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 | FileCheck %s
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel f64_scale_0_strided_axis --shape 4x8x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
+
+// CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
+// VEC: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
+
+// Without vectors the program is no test of the vector kernel: each VEC run must launch it.
+// VEC-NOT: not launched
+
+// Static C = 33 <= rows * chunks: the register path.
+func.func @axis1_f32(%x: tensor<3x33x40xf32>) -> tensor<3x33x40xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<3x33x40xf32>
+  return %p : tensor<3x33x40xf32>
+}
+// 8 rows of a column in each warp (lanes = 4): shuffles, then shared memory across 4 warps.
+func.func @axis0_bf16(%x: tensor<7x48xbf16>) -> tensor<7x48xbf16> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 32, vector = 8, chunks = 1>]} : tensor<7x48xbf16> -> tensor<7x48xbf16>
+  return %0 : tensor<7x48xbf16>
+}
+func.func @rank4(%x: tensor<2x3x5x8xf32>) -> tensor<2x3x5x8xf32> {
+  %0 = softmax.fused log_softmax %x axis = 0 prologue [] masked_rows = nan {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<2x3x5x8xf32> -> tensor<2x3x5x8xf32>
+  return %0 : tensor<2x3x5x8xf32>
+}
+// C = 100 > rows * chunks = 16: the online path, the (max, sum) pairs of 8 rows merged by
+// shuffles (lanes = 4) and 2 warps through shared memory.
+func.func @online(%x: tensor<2x100x?xf32>) -> tensor<2x100x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 16, vector = 4, chunks = 1>]} : tensor<2x100x?xf32> -> tensor<2x100x?xf32>
+  return %0 : tensor<2x100x?xf32>
+}
+// A dynamic C: the register path at C = 9, the online path at C = 300 (rows * chunks = 16).
+func.func @dynamic(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+// A scale by an f64 scalar operand (narrowed to f32 once).
+func.func @f64_scale(%x: tensor<4x8x16xbf16>, %t: f64) -> tensor<4x8x16xbf16> {
+  %0 = softmax.fused softmax %x (%t : f64) axis = 1 prologue [#softmax.scale_by<0>] : tensor<4x8x16xbf16> -> tensor<4x8x16xbf16>
+  return %0 : tensor<4x8x16xbf16>
+}

@@ -1,0 +1,125 @@
+// RUN: softmax-opt %s --softmax-lower-to-gpu --split-input-file | FileCheck %s
+
+// A softmax over a non-last axis, without a transpose (AxisKernel.cpp): the tensor viewed as
+// [outer, C, mid, last], a grid of outer * ceil(inner / (lanes * vector)) blocks, the vector
+// kernel when both operands are whole aligned vectors, else the scalar kernel.
+
+// [16, 64, 1024] over axis 1, C = 64 <= rows * chunks: the register path (one read), 8 values
+// of each column a thread, the 8 rows of a column combined through shared memory (lanes = 32:
+// no two rows share a warp, so no shuffles).
+// CHECK-LABEL: func.func @registers
+// CHECK-SAME: (%[[X:.+]]: memref<16x64x1024xf32, strided<[?, ?, 1], offset: ?>>, %[[Y:.+]]: memref<16x64x1024xf32, strided<[?, ?, 1], offset: ?>>)
+// CHECK: %[[XE:.+]] = memref.expand_shape %[[X]] {{\[}}[0], [1], [2, 3]] output_shape [16, 64, 1, 1024]
+// CHECK: %[[XV:.+]] = memref.cast %[[XE]] {{.*}} to memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>
+// CHECK: %[[YE:.+]] = memref.expand_shape %[[Y]] {{\[}}[0], [1], [2, 3]] output_shape [16, 64, 1, 1024]
+// CHECK: %[[YV:.+]] = memref.cast %[[YE]]
+// CHECK: scf.if
+// CHECK: %[[COLUMNS:.+]] = arith.ceildivui %{{.+}}, %c128 : index
+// CHECK: %[[GRID:.+]] = arith.muli %{{.+}}, %[[COLUMNS]] : index
+// CHECK: memref.extract_aligned_pointer_as_index %[[XV]]
+// CHECK: memref.extract_strided_metadata %[[XV]]
+// CHECK: arith.remui %strides#2, %c4
+// CHECK: arith.remui %sizes#3, %c4
+// CHECK: memref.extract_aligned_pointer_as_index %[[YV]]
+// CHECK: scf.if
+// CHECK: gpu.launch_func @softmax_kernels::@registers_0_strided_axis blocks in (%[[GRID]], %{{.+}}, %{{.+}}) threads in (%c256, {{.*}} args(%[[XV]] : {{.*}}, %[[YV]] : {{.*}})
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@registers_0_strided_axis_scalar blocks in (%[[GRID]],
+
+// CHECK-LABEL: gpu.func @registers_0_strided_axis(
+// CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<2048xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 104 : i32
+// CHECK-COUNT-8: vector.load %arg0[{{.+}}] {alignment = 16 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<4xf32>
+// CHECK-NOT: gpu.shuffle
+// CHECK: memref.store %{{.+}}, %[[SMEM]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[SMEM]]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: vector.store %{{.+}}, %arg1[{{.+}}] {alignment = 16 : i64}
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @registers_0_strided_axis_scalar(
+// CHECK-NOT: vector.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: vector.store
+// CHECK: gpu.return
+func.func @registers(%x: tensor<16x64x1024xf32>) -> tensor<16x64x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 8>]} : tensor<16x64x1024xf32> -> tensor<16x64x1024xf32>
+  return %0 : tensor<16x64x1024xf32>
+}
+
+// -----
+
+// Axis 0 of a matrix: outer and mid are unit dimensions. bf16, 8 elements a vector; lanes = 4,
+// so 8 rows of a column share each warp: butterfly shuffles over offsets 4, 8 and 16, then the
+// 64 / 8 warps' partials through shared memory. The scale is applied to each loaded value.
+// CHECK-LABEL: func.func @axis0_bf16
+// CHECK: memref.expand_shape %{{.+}} {{\[}}[0, 1], [2, 3]] output_shape [1, 512, 1, 4096]
+// CHECK: arith.ceildivui %{{.+}}, %c32 : index
+// CHECK-LABEL: gpu.func @axis0_bf16_0_strided_axis(
+// CHECK-SAME: workgroup(%{{.+}} : memref<512xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK: arith.extf
+// CHECK: arith.mulf %{{.+}}, %cst{{.*}} : f32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c4_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c8_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c16_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NOT: gpu.shuffle  xor %{{.+}}, %c32_i32{{[_0-9]*}}, %c32_i32
+// CHECK: gpu.barrier
+// CHECK: arith.truncf %{{.+}} : vector<8xf32> to vector<8xbf16>
+// CHECK: vector.store {{.*}} vector<8xbf16>
+func.func @axis0_bf16(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]} : tensor<512x4096xbf16> -> tensor<512x4096xbf16>
+  return %0 : tensor<512x4096xbf16>
+}
+
+// -----
+
+// Axis 0 of a rank-4 tensor: the dimensions between the axis and the last one collapse into
+// `mid`, and a thread's column is (j / last, j % last).
+// CHECK-LABEL: func.func @rank4_axis0
+// CHECK: memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]]
+// CHECK: memref.expand_shape %{{.+}} {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 15, 64]
+// CHECK-LABEL: gpu.func @rank4_axis0_0_strided_axis(
+// CHECK: %[[LAST:.+]] = memref.dim %arg0, %c3
+// CHECK: arith.divui %{{.+}}, %[[LAST]] : index
+// CHECK: arith.remui %{{.+}}, %[[LAST]] : index
+func.func @rank4_axis0(%x: tensor<8x3x5x64xf32>) -> tensor<8x3x5x64xf32> {
+  %0 = softmax.fused log_softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 2, vector = 4, chunks = 4>]} : tensor<8x3x5x64xf32> -> tensor<8x3x5x64xf32>
+  return %0 : tensor<8x3x5x64xf32>
+}
+
+// -----
+
+// C = 4096 > rows * chunks = 1024: the online path, a running max and sum over spans of 1024
+// axis values (4 loads of a column a thread a span), the (max, sum) pairs of the rows merged,
+// then a second loop that reads the column again and stores it.
+// CHECK-LABEL: gpu.func @online_0_strided_axis(
+// CHECK: %[[SPANS:.+]] = arith.ceildivui %{{.+}}, %c1024 : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[SPANS]] step %{{.+}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-4: vector.load
+// CHECK-NOT: vector.store
+// CHECK: scf.yield
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[SPANS]] step
+// CHECK-COUNT-4: vector.store
+func.func @online(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]} : tensor<16x4096x1024xf32> -> tensor<16x4096x1024xf32>
+  return %0 : tensor<16x4096x1024xf32>
+}
+
+// -----
+
+// A dynamic C: both paths in one kernel, chosen uniformly over the grid (C <= rows * chunks).
+// CHECK-LABEL: gpu.func @dynamic_0_strided_axis(
+// CHECK: %[[C:.+]] = memref.dim %arg0, %c1
+// CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[C]], %c256 : index
+// CHECK: scf.if %[[FITS]] {
+// CHECK-NOT: scf.for %{{.+}} iter_args
+// CHECK: } else {
+// CHECK: scf.for
+func.func @dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}

@@ -1,0 +1,69 @@
+// Every strided_axis kernel (a softmax over a non-last axis, AxisKernel.cpp) of the plans that
+// softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512), the online
+// path (C = 4096) and a dynamic C (both paths in one kernel), assembles with ptxas for sm_90
+// without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
+// TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
+// REQUIRES: ptxas
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+
+// 12 programs x (vector kernel + scalar kernel).
+// COUNT: 24
+// CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
+// NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: bytes
+
+func.func @c8_f32(%x: tensor<16x8x4096xf32>) -> tensor<16x8x4096xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x8x4096xf32>
+  return %p : tensor<16x8x4096xf32>
+}
+func.func @c64_f32(%x: tensor<16x64x4096xf32>) -> tensor<16x64x4096xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x64x4096xf32>
+  return %p : tensor<16x64x4096xf32>
+}
+func.func @c512_f32(%x: tensor<16x512x1024xf32>) -> tensor<16x512x1024xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x512x1024xf32>
+  return %p : tensor<16x512x1024xf32>
+}
+func.func @c4096_f32(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x4096x1024xf32>
+  return %p : tensor<16x4096x1024xf32>
+}
+func.func @c8_bf16(%x: tensor<16x8x4096xbf16>) -> tensor<16x8x4096xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x8x4096xbf16>
+  return %p : tensor<16x8x4096xbf16>
+}
+func.func @c64_bf16(%x: tensor<16x64x4096xbf16>) -> tensor<16x64x4096xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x64x4096xbf16>
+  return %p : tensor<16x64x4096xbf16>
+}
+func.func @c512_bf16(%x: tensor<16x512x1024xbf16>) -> tensor<16x512x1024xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x512x1024xbf16>
+  return %p : tensor<16x512x1024xbf16>
+}
+func.func @c4096_bf16(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x4096x1024xbf16>
+  return %p : tensor<16x4096x1024xbf16>
+}
+// [B, H, S] over H: the second to last axis.
+func.func @heads_f32(%x: tensor<64x16x4096xf32>) -> tensor<64x16x4096xf32> {
+  %p = softmax.softmax %x axis = -2 : tensor<64x16x4096xf32>
+  return %p : tensor<64x16x4096xf32>
+}
+func.func @axis0_scaled_bf16(%x: tensor<1000x4097xbf16>) -> tensor<1000x4097xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<1000x4097xbf16>
+  %p = softmax.softmax %s axis = 0 : tensor<1000x4097xbf16>
+  return %p : tensor<1000x4097xbf16>
+}
+func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<?x?x?xf32>
+  return %p : tensor<?x?x?xf32>
+}
+func.func @dynamic_log_bf16(%x: tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xbf16> {
+  %p = softmax.log_softmax %x axis = 1 : tensor<?x?x?x?xbf16>
+  return %p : tensor<?x?x?x?xbf16>
+}

@@ -44,11 +44,12 @@ def test_signature_lists_inputs_then_outputs():
 def test_plan_dispatches_on_the_width():
     exe = sc.compile(DYNAMIC_BF16)
     narrow = exe.plan("d", (1000, 32), (1000, 32))
-    clustered = exe.plan("d", (10, 70000), (10, 70000))
     wide = exe.plan("d", (10, 200000), (10, 200000))
     assert len(narrow) == 1 and "multi_row" in narrow[0]["kernel"]
     assert narrow[0]["cluster"] == (0, 0, 0)
-    # 70000 bf16 columns: a cluster of 8 blocks a row (sm_90), 10 rows: 80 blocks.
+    # 70000 f32 columns: a cluster of 8 blocks a row (sm_90), 10 rows: 80 blocks.
+    f32 = sc.compile(DYNAMIC_BF16.replace("bf16", "f32"))
+    clustered = f32.plan("d", (10, 70000), (10, 70000))
     assert len(clustered) == 1 and "row_cluster" in clustered[0]["kernel"]
     assert clustered[0]["cluster"] == (8, 1, 1) and clustered[0]["grid"] == (80, 1, 1)
     assert len(wide) == 1 and "chunked_online" in wide[0]["kernel"]

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -120,6 +120,25 @@ small_batch() {
   printf 'func.func @softmax_dyn_bf16(%%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {\n  %%y = softmax.softmax %%x : tensor<?x?xbf16>\n  return %%y : tensor<?x?xbf16>\n}\n' > "$b"
   for shape in 1x128256 8x131072 4x4194304; do
     case_ "small_bf16_$shape" "$b" --shape=$shape --no-check --bench --reps=200
+  done
+}
+
+# Wide rows (the row_cluster widths and odd widths between its tiers), static and dynamic
+# programs, 256 MiB tensors, timed beside a copy (no check: the suite checks these plans).
+wide() {
+  local dir=$work/wide dtype n m t
+  mkdir -p "$dir"
+  for dtype in f32 bf16; do
+    printf 'func.func @dyn(%%x: tensor<?x?x%s>) -> tensor<?x?x%s> {\n  %%y = softmax.softmax %%x : tensor<?x?x%s>\n  return %%y : tensor<?x?x%s>\n}\n' \
+      $dtype $dtype $dtype $dtype > "$dir/dyn_$dtype.mlir"
+    for n in 32768 50257 65536 100000 128256; do
+      [ "$dtype" = f32 ] && m=$(( (1 << 28) / (n * 4) + 1 )) || m=$(( (1 << 28) / (n * 2) + 1 ))
+      t="tensor<${m}x${n}x${dtype}>"
+      printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
+      case_ "wide_${dtype}_${n}" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
+      case_ "wide_dyn_${dtype}_${n}" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+    done
   done
 }
 
@@ -267,6 +286,12 @@ suite() {
     failures=$((failures + 1))
 }
 
+# The suite at fewer widths (1, 33, 1000, 4097, 50257): every variant and hand-written plan.
+suite_quick() {
+  python3 "$root/scripts/gpu/conformance.py" --quick --jobs "${SUITE_JOBS:-12}" --runner "$run" \
+    --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+}
+
 # compute-sanitizer memcheck on one case per plan and per fused variant.
 memcheck() {
   python3 "$root/scripts/gpu/conformance.py" --memcheck --jobs 8 --runner "$run" --out "$out" \
@@ -333,9 +358,10 @@ for mode in "${modes[@]}"; do
   [ "$mode" = bench-python ] && mode=bench_python
   [ "$mode" = sweep-cluster ] && mode=sweep_cluster
   [ "$mode" = small-batch ] && mode=small_batch
+  [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

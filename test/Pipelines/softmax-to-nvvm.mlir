@@ -32,8 +32,9 @@
 // CHECK: barrier.cluster.arrive.aligned
 // CHECK: st.global.v4.b32
 // CHECK: barrier.cluster.wait.aligned
-// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first.
-// CHECK-LABEL: .entry odd_0_row_cluster(
+// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first (16-bit
+// rows are not clustered: the row in shared memory).
+// CHECK-LABEL: .entry odd_0_row_shared(
 // CHECK: ld.global.v4.b32
 // CHECK: st.global.v4.b32
 // The row in shared memory (written here; chosen where clusters are not): one read, the row

@@ -304,8 +304,9 @@ static void emit(const char *format, ...) {
 }
 
 /* Widths in each plan's range (multi_row up to 512 columns in f32 and 1024 in 16-bit types, then
- * row_registers up to 16384, row_cluster up to 131072 on sm_90 (a thread-block cluster launch:
- * cuLaunchKernelEx), chunked_online above: docs/strategies.md) and row counts that are not
+ * row_registers up to 16384, then f32 row_cluster up to 131072 on sm_90 (a thread-block cluster
+ * launch: cuLaunchKernelEx) and 16-bit row_shared up to 57856, chunked_online above:
+ * docs/strategies.md) and row counts that are not
  * multiples of the rows a block takes. */
 static const struct {
   int64_t rows, width;
@@ -313,7 +314,7 @@ static const struct {
 } kShapes[] = {
     {333, 32, "multi_row", "multi_row"},      {257, 100, "multi_row", "multi_row"},
     {64, 1000, "row_registers", "multi_row"}, {37, 4096, "row_registers", "row_registers"},
-    {9, 40000, "row_cluster", "row_cluster"}, {5, 70000, "row_cluster", "row_cluster"},
+    {33, 40000, "row_cluster", "row_shared"}, {17, 70000, "row_cluster", "chunked_online"},
     {3, 140000, "chunked_online", "chunked_online"},
 };
 enum { kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]) };

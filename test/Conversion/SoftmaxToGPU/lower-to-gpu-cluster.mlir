@@ -73,6 +73,27 @@ func.func @odd(%x: tensor<64x20001xf32>) -> tensor<64x20001xf32> {
 
 // -----
 
+// A dynamic f32 width: after the register tiers, a cluster of 2, 4 and 8 blocks of 16384 columns
+// each (a cluster a row: M x blocks blocks), then the chunked plan.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[N:.+]] = memref.dim %{{.+}}, %c1
+// CHECK: arith.cmpi ule, %[[N]], %c16384
+// CHECK: arith.cmpi ule, %[[N]], %c32768
+// CHECK: %[[G2:.+]] = arith.muli %{{.+}}, %c2 : index
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_{{[0-9]+}} clusters in (%c2, %c1, %c1) blocks in (%[[G2]], %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c65536
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_{{[0-9]+}} clusters in (%c4, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c131072
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_{{[0-9]+}} clusters in (%c8, %c1, %c1)
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online
+func.func @dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = softmax.softmax %x : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 // Without a normalisation (a cast alone) the blocks share nothing: no slots, no barrier.
 // CHECK-LABEL: gpu.func @cast_only_0_row_cluster(
 // CHECK-NOT: workgroup

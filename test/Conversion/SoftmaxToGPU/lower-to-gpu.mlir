@@ -209,20 +209,20 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10
 // CHECK: arith.cmpi ule, %[[N]], %c16384
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11
-// Then a row over a cluster of 2, 4 and 8 blocks of 16384 columns each: a cluster a row.
-// CHECK: arith.cmpi ule, %[[N]], %c32768
-// CHECK: %[[G2:.+]] = arith.muli %[[M:.+]], %c2 : index
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_12 clusters in (%c2, %c1, %c1) blocks in (%[[G2]], %c1, %c1) threads in (%c512, %c1, %c1)
-// CHECK: arith.cmpi ule, %[[N]], %c65536
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_13 clusters in (%c4, %c1, %c1)
-// CHECK: arith.cmpi ule, %[[N]], %c131072
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_cluster_14 clusters in (%c8, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c57856
+// The row in shared memory (16-bit inputs are not clustered): the reductions' 32 slots (128
+// bytes), then the row as f32.
+// CHECK: %[[VECTORS:.+]] = arith.ceildivui %[[N]], %c8
+// CHECK: %[[ROW:.+]] = arith.muli %[[VECTORS]], %c32
+// CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c128
+// CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_12 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
 // Rows wider than every tier: the chunked plan, fast or general.
 // CHECK: scf.if %{{.+}} {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_15 blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13 blocks
 // CHECK-NEXT: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_15_general blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13_general blocks
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the
@@ -240,7 +240,9 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: vector.load
 // CHECK: gpu.shuffle xor
 // CHECK: scf.yield %{{.+}} : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16
-// CHECK: gpu.func @dynamic_0_chunked_online_15
+// CHECK: gpu.func @dynamic_0_row_shared_12
+// CHECK: gpu.dynamic_shared_memory
+// CHECK: gpu.func @dynamic_0_chunked_online_13
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier
 // CHECK: scf.for

@@ -12,10 +12,9 @@
 // T256: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>]
 // T256: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>]
 // With 68 registers a thread, 16 values do not fit (16 + 2 edge columns + 48 + 16 / 4 = 70,
-// TargetInfo.h): 4096 takes 512 lanes of 8 instead of 256 of 16; 16384 takes the chunked plan
-// (sm_90 keeps rows out of shared memory: chunked_online measured as fast there).
+// TargetInfo.h): 4096 takes 512 lanes of 8 instead of 256 of 16; 16384 goes to shared memory.
 // R68: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 2>]
-// R68: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// R68: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 // With 32 KB of shared memory as well, 16384 f32 (64 KB) take the chunked plan.
 // R68S32: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 2>]
 // R68S32: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]

@@ -10,11 +10,12 @@
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
 //    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
 //    columns, the widest measured (f32: 256 lanes x 64 values);
-//  - row_cluster (sm_90, the default chip) while the fewest blocks of a cluster (at most 8)
-//    that hold 16384 columns each cover the row, each block the register plan of its
-//    ceil(width / blocks) columns; 16-bit rows of at most 32768 columns take chunked_online
-//    (select-strategy-cluster.mlir has the plans of other chips);
-//  - chunked_online beyond (row_shared, the row in shared memory, only where clusters are not). The vector is 16 bytes (or the widest power of two a narrower row
+//  - f32: row_cluster (sm_90, the default chip) while the fewest blocks of a cluster (at most
+//    8) that hold 16384 columns each cover the row, each block the register plan of its
+//    ceil(width / blocks) columns (select-strategy-cluster.mlir has the plans of other chips);
+//  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements): 16-bit
+//    inputs, and f32 where clusters are not;
+//  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
 //    fills); rows are split at vector boundaries, so any width keeps whole vectors.
 
 // CHECK-LABEL: func.func @n1_f32(
@@ -279,7 +280,7 @@ func.func @n16384_f16(%x: tensor<65536x16384xf16>) -> tensor<65536x16384xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n16385_f16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16385_f16(%x: tensor<65536x16385xf16>) -> tensor<65536x16385xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xf16> -> tensor<65536x16385xf16>
   return %0 : tensor<65536x16385xf16>
@@ -288,7 +289,7 @@ func.func @n16385_f16(%x: tensor<65536x16385xf16>) -> tensor<65536x16385xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n57856_f16(
-// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n57856_f16(%x: tensor<65536x57856xf16>) -> tensor<65536x57856xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xf16> -> tensor<65536x57856xf16>
   return %0 : tensor<65536x57856xf16>
@@ -297,7 +298,7 @@ func.func @n57856_f16(%x: tensor<65536x57856xf16>) -> tensor<65536x57856xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n57864_f16(
-// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n57864_f16(%x: tensor<65536x57864xf16>) -> tensor<65536x57864xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xf16> -> tensor<65536x57864xf16>
   return %0 : tensor<65536x57864xf16>
@@ -423,7 +424,7 @@ func.func @n16384_bf16(%x: tensor<65536x16384xbf16>) -> tensor<65536x16384xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n16385_bf16(
-// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n16385_bf16(%x: tensor<65536x16385xbf16>) -> tensor<65536x16385xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x16385xbf16> -> tensor<65536x16385xbf16>
   return %0 : tensor<65536x16385xbf16>
@@ -432,7 +433,7 @@ func.func @n16385_bf16(%x: tensor<65536x16385xbf16>) -> tensor<65536x16385xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n57856_bf16(
-// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
+// CHECK: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n57856_bf16(%x: tensor<65536x57856xbf16>) -> tensor<65536x57856xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57856xbf16> -> tensor<65536x57856xbf16>
   return %0 : tensor<65536x57856xbf16>
@@ -441,7 +442,7 @@ func.func @n57856_bf16(%x: tensor<65536x57856xbf16>) -> tensor<65536x57856xbf16>
 // -----
 
 // CHECK-LABEL: func.func @n57864_bf16(
-// CHECK: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>]
+// CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x57864xbf16> -> tensor<65536x57864xbf16>
   return %0 : tensor<65536x57864xbf16>
@@ -461,7 +462,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 2>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 4>, #softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

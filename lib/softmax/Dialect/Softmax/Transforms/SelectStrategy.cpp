@@ -3,7 +3,7 @@
 // The numbers behind the thresholds are in docs/strategies.md. In short: a thread keeps 16
 // values of a narrow row (enough bytes in flight per thread, few lanes a row) and up to 32 of a
 // wide one; a row stays in registers while `lanes * values per thread` covers it within the
-// register budget of a block of `lanes` threads; wider rows are spread over the blocks of a
+// register budget of a block of `lanes` threads; wider f32 rows are spread over the blocks of a
 // thread-block cluster (sm_90), each holding its part in registers; beyond that the row goes to
 // shared memory or the chunked online plan reads it twice.
 //
@@ -131,20 +131,24 @@ public:
     return {};
   }
 
-  /// A row of `width` columns spread over the fewest blocks of a thread-block cluster that
+  /// A row of `width` f32 columns spread over the fewest blocks of a thread-block cluster that
   /// hold it in registers, each block `ceil(width / blocks)` columns with the register plan a
-  /// row of that width gets (not pipelined: one row a cluster); null when the target has no
-  /// clusters or the row is too wide. Measured on the H200 (256 MiB, fraction of copy,
-  /// bench/results/2026-11-30-h200/sweep-cluster-*.md): f32 32768 0.97 on 2 blocks (chunked
-  /// 0.77), 65536 0.92 on 4 (0.63), 131072 0.85-0.88 on 8 (0.62); bf16 65536 0.71 on 4 blocks
-  /// (chunked 0.67), 131072 0.64 on 8 (0.59), but 32768 0.73 on 2 against 0.80 chunked, so
-  /// 16-bit rows of at most 32768 columns (`minWidth`) are not clustered. (Pipelining the 16-bit
-  /// clusters, a cluster going through several rows, measured 0.53-0.58 with these plans; with
-  /// 512 lanes of 64 values it reached 0.75 at 65536 but spills in log-softmax, masked and
-  /// general kernels: not used.)
+  /// row of that width gets (one row a cluster); null when the target has no clusters, the row
+  /// is too wide, or the input is 16-bit. Measured on the H200 (256 MiB, fraction of copy,
+  /// bench/results/2026-12-01-h200): f32 static 32768 0.93-0.97 on 2 blocks (row_shared 0.885),
+  /// 50257 0.85 on 4 (0.716), 65536 0.90-0.92 on 4 (chunked 0.61), 128256 0.87 on 8 (0.61).
+  /// 16-bit inputs measured worse than the plans they would replace except at 65536 (bf16 0.70
+  /// against 0.67): 50257 0.29 (row_shared 0.57), 100000 0.27, 128256 0.31-0.62 (chunked 0.60),
+  /// with 16384 or 32768 columns a block, pipelined or not (sweep-cluster-*.md, wide-*.txt); the
+  /// cause is not found yet (docs/strategies.md), so they keep row_shared / chunked_online,
+  /// except for a few rows known statically (`rowCount` <= kFewRows: every cluster at once on the
+  /// GPU), where spreading the row wins on latency: bf16 1x128256 8.7 us against 22.8 us, and
+  /// 8x131072 8.6 us (small-batch-b19d220.txt).
   StrategyAttr clusterPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
-                           bool readsPrefix, int64_t minWidth) const {
-    if (target.clusterBlocks < 2 || width <= minWidth)
+                           bool readsPrefix, std::optional<int64_t> rowCount) const {
+    constexpr int64_t kFewRows = 16;
+    bool fewRows = rowCount && *rowCount <= kFewRows;
+    if (target.clusterBlocks < 2 || (inputBytes < 4 && !fewRows) || width <= kWidestRegisterRow)
       return {};
     int64_t blocks = llvm::divideCeil(width, kWidestRegisterRow);
     if (blocks > target.clusterBlocks)
@@ -277,12 +281,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         StrategyAttr plan =
             planner.registerPlan(width, elementBytes, inputBytes, rowCount, readsPrefix);
         if (!plan)
-          plan = planner.clusterPlan(width, elementBytes, inputBytes, readsPrefix,
-                                     inputBytes < 4 ? 2 * kWidestRegisterRow : kWidestRegisterRow);
-        // The row in shared memory only where clusters are not: on the H200 the chunked plan
-        // ran as fast or faster (f32 32768: 0.77x against 0.68x; bf16 32768: 0.80x against
-        // 0.51-0.63x).
-        if (!plan && target->clusterBlocks < 2)
+          plan = planner.clusterPlan(width, elementBytes, inputBytes, readsPrefix, rowCount);
+        if (!plan)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
       } else {
@@ -307,10 +307,12 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         if (limit == kWidestRegisterRow)
           for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
             if (StrategyAttr plan = planner.clusterPlan(blocks * limit, elementBytes, inputBytes,
-                                                        readsPrefix, limit))
+                                                        readsPrefix, rowCount))
               plans.push_back(plan);
-        if (target->clusterBlocks < 2)
-          if (StrategyAttr plan = planner.sharedPlan(width, vector))
+        // The row in shared memory where it is wider than every tier so far.
+        if (StrategyAttr plan = planner.sharedPlan(width, vector))
+          if (plans.empty() ||
+              plan.getMaxWidth() > cast<StrategyAttr>(plans.back()).getMaxWidth())
             plans.push_back(plan);
         plans.push_back(planner.chunkedPlan(vector));
       }

@@ -17,8 +17,12 @@
 //     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
 //  A dynamic C takes the plan of C = 256, whose kernel also holds the online path for C wider
 //  than `rows * chunks` (chosen at run time, uniformly over the grid).
-// None of this has been measured yet (no GPU where it was written): the plans are hand-writable
-// (#softmax.strategy<strided_axis, ...>) for the sweep that should set these thresholds.
+// Written before any measurement; first measured on the H200 at ba2aaf5
+// (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
+// 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
+// plan at C = 512 (8 lanes x 32 rows, 16 values a thread: 128-byte slices) ran at 0.951, so rule
+// 2's preference for slices of at most 64 bytes is not what the H200 rewards: the thresholds
+// still want the sweep (`scripts/gpu/run.sh axis-bench` has the alternatives).
 //
 //===----------------------------------------------------------------------===//
 

@@ -49,12 +49,15 @@ func.func @wide(%x: tensor<64x65536xf32>) -> tensor<64x65536xf32> {
 
 // The general kernel of an odd width: the row's edge columns (before its first vector boundary
 // and after its last) are the first block's; the vector path ends with the cluster's wait, the
-// scalar loop (operands misaligned differently) is the first block's alone and has no cluster
-// barrier.
+// scalar loop (operands misaligned differently, or sizes past i32) is the first block's alone
+// and has no cluster barrier. The vector path works in i32 (the sizes were checked to fit).
 // CHECK-LABEL: gpu.func @odd_0_row_cluster(
-// CHECK: %[[RANK:.+]] = arith.remui %{{.+}}, %c2 : index
+// CHECK: arith.cmpi ult, %{{.+}}, %c1073741824 : index
+// CHECK: arith.cmpi ult, %{{.+}}, %c1073741824 : index
+// CHECK: scf.if
+// CHECK: %[[RANK:.+]] = arith.remui %{{.+}}, %c2_i32 : i32
 // CHECK: nvvm.cluster.arrive {aligned}
-// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[RANK]], %c0 : index
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[RANK]], %c0_i32 : i32
 // CHECK: arith.andi %{{.+}}, %[[FIRST]] : i1
 // CHECK: nvvm.cluster.wait {aligned}
 // CHECK: nvvm.cluster.arrive {aligned}

@@ -56,8 +56,8 @@
 // CHECK-NEXT: vector.load %[[FIN]][%[[FR]], %[[FC]]] {alignment = 16 : i64}
 // CHECK-NOT: memref.load %[[FIN]]
 // CHECK: gpu.return
-// The general kernel: vectors (64-bit, rows split at vector boundaries) where input and output
-// are misaligned alike, else the scalar loop.
+// The general kernel: vectors (rows split at vector boundaries) where input and output are
+// misaligned alike and the sizes fit i32, else the scalar loop in 64-bit index arithmetic.
 // CHECK: gpu.func @softmax_0_row_registers_general(%[[IN:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[OUT:.+]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %{{.+}}: index)
 // CHECK-SAME: workgroup(%[[SMEM:.+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 72 : i32}
@@ -66,7 +66,7 @@
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[W:.+]] = arith.constant 1024 : index
+// CHECK-DAG: %[[W:.+]] = arith.constant 1024 : i32
 // CHECK: memref.extract_strided_metadata %[[IN]]
 // CHECK: memref.extract_strided_metadata %[[OUT]]
 // CHECK: %[[GOUTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
@@ -77,53 +77,64 @@
 // CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: arith.remui %{{.+}}, %c4 : index
-// CHECK: %[[GAPPLY:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK: %[[GALIKE:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// Row count and width below 2^30: row and column arithmetic fits i32.
+// CHECK: arith.cmpi ult, %{{.+}}, %c1073741824 : index
+// CHECK: arith.cmpi ult, %{{.+}}, %c1073741824 : index
+// CHECK: %[[GFIT:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK: %[[GAPPLY:.+]] = arith.andi %[[GALIKE]], %[[GFIT]] : i1
 // CHECK-NEXT: scf.if %[[GAPPLY]] {
 // 64 lanes a row, 4 rows a block: lane = tid % 64, row = bid * 4 + tid / 64 (a pipelined
 // kernel works through row groups instead: the bf16 case below).
-// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64 : index
-// CHECK: %[[RIB:.+]] = arith.divui %{{.+}}, %c64 : index
-// CHECK: %[[ROWS:.+]] = memref.dim %[[IN]], %c0
-// CHECK: %[[BID:.+]] = gpu.block_id x
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c64_i32 : i32
+// CHECK: %[[RIB:.+]] = arith.divui %{{.+}}, %c64_i32 : i32
+// CHECK: %[[ROWS:.+]] = arith.index_cast %{{.+}} : index to i32
+// CHECK: %[[BID:.+]] = arith.index_cast %block_id_x : index to i32
 // f32 is not pipelined (TargetInfo.h): one row group a block, the block's own.
-// CHECK-NEXT: %[[R0:.+]] = arith.muli %[[BID]], %c4 : index
-// CHECK-NEXT: %[[ROW:.+]] = arith.addi %[[R0]], %[[RIB]] : index
-// CHECK-NEXT: %[[VALID:.+]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+// CHECK-NEXT: %[[R0:.+]] = arith.muli %[[BID]], %c4_i32 : i32
+// CHECK-NEXT: %[[ROW:.+]] = arith.addi %[[R0]], %[[RIB]] : i32
+// CHECK-NEXT: %[[VALID:.+]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : i32
 // Rows past the end read nothing: the read limit is 0 there.
-// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %[[VALID]], %[[W]], %c0 : index
-// Each row splits at vector boundaries: head = (4 - (offset + row * stride) % 4) % 4 columns,
-// whole vectors up to mainEnd = head + (N - head) / 4 * 4, and the tail after it.
+// CHECK-NEXT: %[[LIMIT:.+]] = arith.select %[[VALID]], %[[W]], %c0_i32 : i32
+// Each row splits at vector boundaries: head = (4 - (offset + row * stride) % 4) % 4 columns
+// (in index arithmetic: the row's start), whole vectors up to mainEnd = head + (N - head) / 4 * 4,
+// and the tail after it.
 // CHECK: %[[START:.+]] = arith.addi %{{.+}}, %{{.+}} : index
 // CHECK: %[[MIS:.+]] = arith.remui %[[START]], %c4 : index
 // CHECK: %[[DIST:.+]] = arith.subi %c4, %[[MIS]] : index
 // CHECK: %[[H0:.+]] = arith.remui %[[DIST]], %c4 : index
-// CHECK: %[[HEAD:.+]] = arith.minsi %[[H0]], %[[W]] : index
-// CHECK: %[[MAINCOLS:.+]] = arith.subi %[[W]], %[[HEAD]] : index
-// CHECK: %[[NVEC:.+]] = arith.divui %[[MAINCOLS]], %c4 : index
-// CHECK: %[[MAINLEN:.+]] = arith.muli %[[NVEC]], %c4 : index
-// CHECK: %[[MAINEND:.+]] = arith.addi %[[HEAD]], %[[MAINLEN]] : index
-// CHECK: %[[LOADEND:.+]] = arith.minsi %[[LIMIT]], %[[MAINEND]] : index
+// CHECK: %[[H0I:.+]] = arith.index_cast %[[H0]] : index to i32
+// CHECK: %[[HEAD:.+]] = arith.minsi %[[H0I]], %[[W]] : i32
+// CHECK: %[[MAINCOLS:.+]] = arith.subi %[[W]], %[[HEAD]] : i32
+// CHECK: %[[NVEC:.+]] = arith.divui %[[MAINCOLS]], %c4_i32 : i32
+// CHECK: %[[MAINLEN:.+]] = arith.muli %[[NVEC]], %c4_i32 : i32
+// CHECK: %[[MAINEND:.+]] = arith.addi %[[HEAD]], %[[MAINLEN]] : i32
+// CHECK: %[[LOADEND:.+]] = arith.minsi %[[LIMIT]], %[[MAINEND]] : i32
 // A vector is read whole or not at all: one test a vector, no per-element bounds.
-// CHECK: %[[C0:.+]] = arith.muli %[[LANE]], %c4 : index
-// CHECK: %[[COL0:.+]] = arith.addi %[[HEAD]], %[[C0]] : index
-// CHECK: %[[READ0:.+]] = arith.cmpi slt, %[[COL0]], %[[LOADEND]] : index
+// CHECK: %[[C0:.+]] = arith.muli %[[LANE]], %c4_i32 : i32
+// CHECK: %[[COL0:.+]] = arith.addi %[[HEAD]], %[[C0]] : i32
+// CHECK: %[[READ0:.+]] = arith.cmpi slt, %[[COL0]], %[[LOADEND]] : i32
 // CHECK: scf.if %[[READ0]] -> (vector<4xf32>) {
-// CHECK-NEXT: vector.load %[[IN]][%[[ROW]], %[[COL0]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK-NEXT: %[[LR:.+]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK-NEXT: %[[LC:.+]] = arith.index_castui %[[COL0]] : i32 to index
+// CHECK-NEXT: vector.load %[[IN]][%[[LR]], %[[LC]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[NEGINF4]] : vector<4xf32>
 // The next chunk is 64 lanes further: column head + (lane + 64) * 4.
-// CHECK: %[[L1:.+]] = arith.addi %[[LANE]], %c64 : index
-// CHECK: %[[C1:.+]] = arith.muli %[[L1]], %c4 : index
-// CHECK: %[[COL1:.+]] = arith.addi %[[HEAD]], %[[C1]] : index
-// CHECK: arith.cmpi slt, %[[COL1]], %[[LOADEND]] : index
+// CHECK: %[[L1:.+]] = arith.addi %[[LANE]], %c64_i32 : i32
+// CHECK: %[[C1:.+]] = arith.muli %[[L1]], %c4_i32 : i32
+// CHECK: %[[COL1:.+]] = arith.addi %[[HEAD]], %[[C1]] : i32
+// CHECK: arith.cmpi slt, %[[COL1]], %[[LOADEND]] : i32
 // The edges, one column a lane: the head (lane < head) and the tail (mainEnd + lane < N).
-// CHECK: %[[INHEAD:.+]] = arith.cmpi ult, %[[LANE]], %[[HEAD]] : index
-// CHECK: %[[TAILCOL:.+]] = arith.addi %[[MAINEND]], %[[LANE]] : index
-// CHECK: %[[INTAIL:.+]] = arith.cmpi ult, %[[TAILCOL]], %[[W]] : index
-// CHECK: %[[HEADREAD:.+]] = arith.cmpi slt, %[[LANE]], %[[LIMIT]] : index
+// CHECK: %[[INHEAD:.+]] = arith.cmpi ult, %[[LANE]], %[[HEAD]] : i32
+// CHECK: %[[TAILCOL:.+]] = arith.addi %[[MAINEND]], %[[LANE]] : i32
+// CHECK: %[[INTAIL:.+]] = arith.cmpi ult, %[[TAILCOL]], %[[W]] : i32
+// CHECK: %[[HEADREAD:.+]] = arith.cmpi slt, %[[LANE]], %[[LIMIT]] : i32
 // CHECK: arith.andi %[[INHEAD]], %[[HEADREAD]] : i1
-// CHECK: memref.load %[[IN]][%[[ROW]], %[[LANE]]]
-// CHECK: memref.load %[[IN]][%[[ROW]], %[[TAILCOL]]]
+// CHECK: %[[HC:.+]] = arith.index_castui %[[LANE]] : i32 to index
+// CHECK-NEXT: memref.load %[[IN]][%{{.+}}, %[[HC]]]
+// CHECK: %[[TC:.+]] = arith.index_castui %[[TAILCOL]] : i32 to index
+// CHECK-NEXT: memref.load %[[IN]][%{{.+}}, %[[TC]]]
 // The row max: a butterfly over the warp's 32 lanes (xor 16, 8, 4, 2, 1; width 32), then the
 // two warps of the row through shared memory.
 // CHECK: arith.maximumf
@@ -148,7 +159,7 @@
 // CHECK-NOT: arith.addf %{{.+}}, %[[ONE]] : f32
 // CHECK: gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
-// CHECK: arith.addi %{{.+}}, %c8 : index
+// CHECK: arith.addi %{{.+}}, %c8_i32 : i32
 // CHECK: gpu.barrier
 // CHECK: %[[S0:.+]] = memref.load %[[SMEM]]
 // CHECK: %[[S1:.+]] = memref.load %[[SMEM]]
@@ -159,15 +170,18 @@
 // CHECK: %[[FACTOR:.+]] = arith.select %[[MASKED]], %[[ZERO]], %[[INV]] : f32
 // CHECK: arith.mulf %[[E0]], %[[FACTOR]] : f32
 // Stores: whole vectors before mainEnd of valid rows, then the edges.
-// CHECK: %[[SCOL0:.+]] = arith.addi %[[HEAD]], %{{.+}} : index
-// CHECK: %[[SIN:.+]] = arith.cmpi slt, %[[SCOL0]], %[[MAINEND]] : index
+// CHECK: %[[SCOL0:.+]] = arith.addi %[[HEAD]], %{{.+}} : i32
+// CHECK: %[[SIN:.+]] = arith.cmpi slt, %[[SCOL0]], %[[MAINEND]] : i32
 // CHECK: %[[SOK:.+]] = arith.andi %[[VALID]], %[[SIN]] : i1
 // CHECK: scf.if %[[SOK]] {
-// CHECK-NEXT: vector.store %{{.+}}, %[[OUT]][%[[ROW]], %[[SCOL0]]] {alignment = 16 : i64}
+// CHECK-NEXT: %[[SR:.+]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK-NEXT: %[[SC:.+]] = arith.index_castui %[[SCOL0]] : i32 to index
+// CHECK-NEXT: vector.store %{{.+}}, %[[OUT]][%[[SR]], %[[SC]]] {alignment = 16 : i64}
 // CHECK: arith.andi %[[VALID]], %{{.+}} : i1
-// CHECK: memref.store %{{.+}}, %[[OUT]][%[[ROW]], %[[LANE]]]
+// CHECK: %[[EC:.+]] = arith.index_castui %[[LANE]] : i32 to index
+// CHECK-NEXT: memref.store %{{.+}}, %[[OUT]][%{{.+}}, %[[EC]]]
 // CHECK: arith.andi %[[VALID]], %{{.+}} : i1
-// CHECK: memref.store %{{.+}}, %[[OUT]][%[[ROW]], %{{.+}}]
+// CHECK: memref.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}]
 // Operands misaligned differently: a loop of one scalar column a lane, (max, sum) running.
 // CHECK: } else {
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %[[NEGINF]], %{{.+}} = %[[ZERO]]) -> (f32, f32)
@@ -227,10 +241,10 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the
 // raw values cross the iteration.
-// CHECK: gpu.func @dynamic_0_row_registers_9
+// CHECK: gpu.func @dynamic_0_row_registers_9_general
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
-// CHECK: scf.for %[[GR:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)
-// CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %c1 : index
+// CHECK: scf.for %[[GR:.+]] = %{{.+}} to %{{.+}} step %c1_i32 iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)  : i32
+// CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %c1_i32 : i32
 // CHECK: vector.load
 // CHECK-NOT: gpu.shuffle
 // CHECK: vector.load

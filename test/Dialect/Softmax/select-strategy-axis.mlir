@@ -37,7 +37,7 @@ func.func @f32_64x8x1024_axis1(%x: tensor<64x8x1024xf32>) -> tensor<64x8x1024xf3
 // -----
 
 // CHECK-LABEL: func.func @f32_64x33x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 5>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 9>]
 func.func @f32_64x33x1024_axis1(%x: tensor<64x33x1024xf32>) -> tensor<64x33x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x33x1024xf32> -> tensor<64x33x1024xf32>
   return %0 : tensor<64x33x1024xf32>
@@ -46,7 +46,7 @@ func.func @f32_64x33x1024_axis1(%x: tensor<64x33x1024xf32>) -> tensor<64x33x1024
 // -----
 
 // CHECK-LABEL: func.func @f32_64x64x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>]
 func.func @f32_64x64x1024_axis1(%x: tensor<64x64x1024xf32>) -> tensor<64x64x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x64x1024xf32> -> tensor<64x64x1024xf32>
   return %0 : tensor<64x64x1024xf32>
@@ -56,8 +56,8 @@ func.func @f32_64x64x1024_axis1(%x: tensor<64x64x1024xf32>) -> tensor<64x64x1024
 
 // CHECK-LABEL: func.func @f32_16x512x1024_axis1
 // T256-LABEL: func.func @f32_16x512x1024_axis1
-// T256: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 8>]
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 8>]
+// T256: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>]
 func.func @f32_16x512x1024_axis1(%x: tensor<16x512x1024xf32>) -> tensor<16x512x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x512x1024xf32> -> tensor<16x512x1024xf32>
   return %0 : tensor<16x512x1024xf32>
@@ -67,8 +67,8 @@ func.func @f32_16x512x1024_axis1(%x: tensor<16x512x1024xf32>) -> tensor<16x512x1
 
 // CHECK-LABEL: func.func @f32_16x1000x1024_axis1
 // T256-LABEL: func.func @f32_16x1000x1024_axis1
-// T256: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 8>]
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 8>]
+// T256: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>]
 func.func @f32_16x1000x1024_axis1(%x: tensor<16x1000x1024xf32>) -> tensor<16x1000x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x1000x1024xf32> -> tensor<16x1000x1024xf32>
   return %0 : tensor<16x1000x1024xf32>
@@ -97,7 +97,7 @@ func.func @f32_16x4097x3_axis1(%x: tensor<16x4097x3xf32>) -> tensor<16x4097x3xf3
 // -----
 
 // CHECK-LABEL: func.func @bf16_64x8x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 128, rows = 1, vector = 8, chunks = 8>]
 func.func @bf16_64x8x1024_axis1(%x: tensor<64x8x1024xbf16>) -> tensor<64x8x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x8x1024xbf16> -> tensor<64x8x1024xbf16>
   return %0 : tensor<64x8x1024xbf16>
@@ -106,7 +106,7 @@ func.func @bf16_64x8x1024_axis1(%x: tensor<64x8x1024xbf16>) -> tensor<64x8x1024x
 // -----
 
 // CHECK-LABEL: func.func @bf16_64x64x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 8>]
 func.func @bf16_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x64x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x64x1024xbf16> -> tensor<64x64x1024xbf16>
   return %0 : tensor<64x64x1024xbf16>
@@ -115,7 +115,7 @@ func.func @bf16_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x64x10
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x512x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]
 func.func @bf16_16x512x1024_axis1(%x: tensor<16x512x1024xbf16>) -> tensor<16x512x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x512x1024xbf16> -> tensor<16x512x1024xbf16>
   return %0 : tensor<16x512x1024xbf16>
@@ -124,7 +124,7 @@ func.func @bf16_16x512x1024_axis1(%x: tensor<16x512x1024xbf16>) -> tensor<16x512
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x1000x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>]
 func.func @bf16_16x1000x1024_axis1(%x: tensor<16x1000x1024xbf16>) -> tensor<16x1000x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x1000x1024xbf16> -> tensor<16x1000x1024xbf16>
   return %0 : tensor<16x1000x1024xbf16>
@@ -142,7 +142,7 @@ func.func @bf16_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4
 // -----
 
 // CHECK-LABEL: func.func @f32_4096x1_axis0
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 1, rows = 512, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 1, rows = 256, vector = 4, chunks = 16>]
 func.func @f32_4096x1_axis0(%x: tensor<4096x1xf32>) -> tensor<4096x1xf32> {
   %0 = softmax.fused softmax %x axis = 0 prologue [] : tensor<4096x1xf32> -> tensor<4096x1xf32>
   return %0 : tensor<4096x1xf32>
@@ -160,7 +160,7 @@ func.func @f32_7x4097_axis0(%x: tensor<7x4097xf32>) -> tensor<7x4097xf32> {
 // -----
 
 // CHECK-LABEL: func.func @f32_32x16x4096_axism2
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>]
 func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x4096xf32> {
   %0 = softmax.fused softmax %x axis = -2 prologue [] : tensor<32x16x4096xf32> -> tensor<32x16x4096xf32>
   return %0 : tensor<32x16x4096xf32>
@@ -169,7 +169,7 @@ func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x409
 // -----
 
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>]
 func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
@@ -178,7 +178,7 @@ func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 8>]
 func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
@@ -187,7 +187,7 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_c_static_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>]
 func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x1024xf32> -> tensor<?x?x1024xf32>
   return %0 : tensor<?x?x1024xf32>
@@ -196,7 +196,7 @@ func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf
 // -----
 
 // CHECK-LABEL: func.func @f32_to_bf16_small_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 16>]
 func.func @f32_to_bf16_small_inner(%x: tensor<4x?x5xf32>) -> tensor<4x?x5xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x?x5xf32> -> tensor<4x?x5xbf16>
   return %0 : tensor<4x?x5xbf16>

@@ -5,8 +5,8 @@
 // values over `rows` threads, `chunks` a thread. The choice, for C (the axis size):
 //  1. The column stays in registers (one read) when some block of 256, 512 or 1024 threads
 //     holds it: `chunks` values a thread (as many as the register budget of that block size
-//     allows, at most 32 values a thread in blocks of 256 and 64 in larger ones), `rows` the
-//     power of two that covers C with them, and `lanes` the rest of the block.
+//     allows, at most 64 values a thread), `rows` the power of two that covers C with them,
+//     and `lanes` the rest of the block.
 //  2. Among those, the plan whose C slices are widest up to 64 bytes (two 32-byte sectors a
 //     warp's row of the slice; at least one sector is required), then the smallest block (more
 //     blocks a multiprocessor, so that one block's reductions overlap another's loads).
@@ -20,9 +20,9 @@
 // Written before any measurement; first measured on the H200 at ba2aaf5
 // (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
-// plan at C = 512 (8 lanes x 32 rows, 16 values a thread: 128-byte slices) ran at 0.951, so rule
-// 2's preference for slices of at most 64 bytes is not what the H200 rewards: the thresholds
-// still want the sweep (`scripts/gpu/run.sh axis-bench` has the alternatives).
+// plan at C = 512 (8 lanes x 32 rows, 16 vectors a thread: 128-byte slices) ran at 0.951: the
+// budget of rule 1 was then raised from 32 to 64 values a thread in blocks of 256, which picks
+// that plan (`scripts/gpu/run.sh axis-bench` has the alternatives).
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,7 +77,11 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
   std::tuple<int64_t, int64_t, int64_t> bestScore;
   for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
     int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
-    int64_t maxValues = threads == 256 ? 32 : 64;
+    // Up to 64 values a thread in any block: f32 C = 512 ran at 0.951x copy with 64 a thread in
+    // blocks of 256 (8 lanes x 32 rows, 136 registers: one block a multiprocessor) against
+    // 0.822x with 32 (4 lanes x 64 rows): more bytes in flight a thread, fewer threads a
+    // column to combine.
+    constexpr int64_t maxValues = 64;
     int64_t chunks = 0;
     while (chunks + 1 <= 64 && (chunks + 1) * vector <= maxValues &&
            getStridedAxisRegisters(vector, chunks + 1) <= registers)

@@ -28,16 +28,17 @@
 // ib * lanes * vector + v * lanes + l (still coalesced, one element an access).
 //
 // Arithmetic is f32 whatever the storage type; exp and log are ex2.approx / lg2.approx, the
-// masked-column policy goes through the normalising factors, as in RowKernel.cpp.
+// masked-column policy goes through the normalising factors: the row kernels' normalisation
+// (Normalization.h), a column taking the place of a row.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AxisKernel.h"
 
+#include "Normalization.h"
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -52,9 +53,6 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 namespace {
-
-constexpr double kLog2E = 1.4426950408889634;
-constexpr double kLn2 = 0.6931471805599453;
 
 /// memref<?x?x?x?xT, strided<[?, ?, ?, 1], offset: ?>>: [outer, C, mid, last].
 MemRefType getAxisViewType(Type elementType) {
@@ -176,16 +174,6 @@ private:
   Value maxf(Value l, Value r) { return arith::MaximumFOp::create(b, loc, l, r); }
   Value addf(Value l, Value r) { return arith::AddFOp::create(b, loc, l, r); }
   Value mulf(Value l, Value r) { return arith::MulFOp::create(b, loc, l, r); }
-  Value intrinsic(StringRef name, Value x) {
-    return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name), ValueRange{x})
-        .getResult(0);
-  }
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
-  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
-  /// exp(x - shift), shift never -inf (so never NaN for x = -inf).
-  Value expShifted(Value x, Value shift) {
-    return exp2(mulf(arith::SubFOp::create(b, loc, x, shift), f32Const(kLog2E)));
-  }
   Value safeMax(Value m) { return select(isNegInf(m), f32Const(0.0), m); }
   Value toF32(Value v) {
     Type t = v.getType();
@@ -240,12 +228,6 @@ private:
                                  function_ref<Tuple(const Tuple &, const Tuple &)> merge,
                                  int64_t buffer);
   SmallVector<Value> combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer);
-
-  struct Stats {
-    Value maxSafe, invSum, logSum;
-  };
-  Stats finishStats(Value max, Value sum);
-  Value normalize(Value x, Value expValue, const Stats &stats);
 
   void emitRegisterPath();
   void emitOnlinePath();
@@ -422,33 +404,6 @@ SmallVector<Value> AxisEmitter::combineRows(ArrayRef<Value> parts, bool isMax, i
   return llvm::map_to_vector(combined, [](const Tuple &t) { return t[0]; });
 }
 
-AxisEmitter::Stats AxisEmitter::finishStats(Value max, Value sum) {
-  // As in RowKernel.cpp: a column of -inf gets the masked_rows policy through the factors (its
-  // exps are 0 and its shifted values -inf).
-  Stats stats;
-  Value masked = isNegInf(max);
-  stats.maxSafe = select(masked, f32Const(0.0), max);
-  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
-  Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
-  stats.invSum = select(masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
-  if (op.getNormalization() == Normalization::log_softmax)
-    stats.logSum = select(masked, policy, mulf(log2(sum), f32Const(kLn2)));
-  return stats;
-}
-
-Value AxisEmitter::normalize(Value x, Value expValue, const Stats &stats) {
-  switch (op.getNormalization()) {
-  case Normalization::softmax:
-    return mulf(expValue ? expValue : expShifted(x, stats.maxSafe), stats.invSum);
-  case Normalization::log_softmax:
-    return arith::SubFOp::create(b, loc, arith::SubFOp::create(b, loc, x, stats.maxSafe),
-                                 stats.logSum);
-  case Normalization::none:
-    return x;
-  }
-  llvm_unreachable("unknown normalization");
-}
-
 void AxisEmitter::emitRegisterPath() {
   // Axis values c = row + k * rows, k < chunks, all of them in registers.
   SmallVector<Value> axisIndex;
@@ -476,19 +431,19 @@ void AxisEmitter::emitRegisterPath() {
   for (int64_t v = 0; v < vector; ++v) {
     SmallVector<Value> column;
     for (int64_t k = 0; k < chunks; ++k) {
-      exps[k].push_back(expShifted(values[k][v], maxSafe[v]));
+      exps[k].push_back(emitExpShifted(b, loc, values[k][v], maxSafe[v]));
       column.push_back(exps[k].back());
     }
     localSum.push_back(combineAll(column, /*isMax=*/false));
   }
   SmallVector<Value> sum = combineRows(localSum, /*isMax=*/false, /*buffer=*/1);
-  SmallVector<Stats> stats;
+  SmallVector<NormalizationStats> stats;
   for (int64_t v = 0; v < vector; ++v)
-    stats.push_back(finishStats(max[v], sum[v]));
+    stats.push_back(emitNormalizationStats(b, loc, op, max[v], sum[v]));
   for (int64_t k = 0; k < chunks; ++k) {
     SmallVector<Value> results;
     for (int64_t v = 0; v < vector; ++v)
-      results.push_back(normalize(values[k][v], exps[k][v], stats[v]));
+      results.push_back(emitNormalize(b, loc, op, values[k][v], exps[k][v], stats[v]));
     store(axisIndex[k], results);
   }
 }
@@ -497,7 +452,7 @@ void AxisEmitter::emitOnlinePath() {
   Value span = idx(rows * chunks);
   Value spans = arith::CeilDivUIOp::create(b, loc, axisSize, span);
   auto axisIndexAt = [&](Value base, int64_t k) { return add(add(base, row), idx(k * rows)); };
-  SmallVector<Stats> stats;
+  SmallVector<NormalizationStats> stats;
   if (op.getNormalization() != Normalization::none) {
     // Pass 1: a running max and sum per column over this thread's axis values.
     SmallVector<Value> init;
@@ -523,9 +478,9 @@ void AxisEmitter::emitOnlinePath() {
         Value newMax = maxf(max, combineAll(column, /*isMax=*/true));
         Value safe = safeMax(newMax);
         // The running sum rescaled to the new max: sum * exp(max - newMax).
-        SmallVector<Value> terms{mulf(sum, expShifted(max, safe))};
+        SmallVector<Value> terms{mulf(sum, emitExpShifted(b, loc, max, safe))};
         for (Value x : column)
-          terms.push_back(expShifted(x, safe));
+          terms.push_back(emitExpShifted(b, loc, x, safe));
         newMaxes.push_back(newMax);
         newSums.push_back(combineAll(terms, /*isMax=*/false));
       }
@@ -542,11 +497,12 @@ void AxisEmitter::emitOnlinePath() {
         [&](const Tuple &l, const Tuple &r) -> Tuple {
           Value m = maxf(l[0], r[0]);
           Value safe = safeMax(m);
-          return {m, addf(mulf(l[1], expShifted(l[0], safe)), mulf(r[1], expShifted(r[0], safe)))};
+          return {m, addf(mulf(l[1], emitExpShifted(b, loc, l[0], safe)),
+                          mulf(r[1], emitExpShifted(b, loc, r[0], safe)))};
         },
         /*buffer=*/0);
     for (const Tuple &t : combined)
-      stats.push_back(finishStats(t[0], t[1]));
+      stats.push_back(emitNormalizationStats(b, loc, op, t[0], t[1]));
   }
   // Pass 2: the column read again, normalised and stored.
   auto loop = scf::ForOp::create(b, loc, idx(0), spans, idx(1));
@@ -558,7 +514,7 @@ void AxisEmitter::emitOnlinePath() {
     SmallVector<Value> values = load(c);
     if (op.getNormalization() != Normalization::none)
       for (int64_t v = 0; v < vector; ++v)
-        values[v] = normalize(values[v], Value(), stats[v]);
+        values[v] = emitNormalize(b, loc, op, values[v], Value(), stats[v]);
     store(c, values);
   }
 }

@@ -29,6 +29,7 @@
 
 #include "RowKernel.h"
 
+#include "Normalization.h"
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -107,8 +108,6 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
 
 namespace {
 
-constexpr double kLog2E = 1.4426950408889634;
-constexpr double kLn2 = 0.6931471805599453;
 /// Row counts and widths below this take the fast variant's i32 arithmetic, with room for a
 /// span past the row.
 constexpr int64_t kFastLimit = int64_t(1) << 30;
@@ -154,14 +153,6 @@ private:
   Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
   Value toF32(Value v);
   Value fromF32(Value v, Type type);
-  // The flush-to-zero form is one MUFU instruction; the other handles subnormal results with
-  // extra scaling. Only exps below 2^-126 flush, far under every tolerance.
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
-  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
-  Value intrinsic(StringRef name, Value x) {
-    return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name), ValueRange{x})
-        .getResult(0);
-  }
   Value cmpi(arith::CmpIPredicate p, Value l, Value r) {
     return arith::CmpIOp::create(b, loc, p, l, r);
   }
@@ -287,20 +278,6 @@ private:
     return isMax ? Value(arith::MaximumFOp::create(b, loc, l, r))
                  : Value(arith::AddFOp::create(b, loc, l, r));
   }
-
-  // The normalisation of one value given the row's max and sum.
-  struct RowStats {
-    Value maxSafe;  ///< the max, or 0 for a row of -inf (so that x - max is never NaN there)
-    Value masked;   ///< the row is all -inf
-    Value invSum;   ///< 1 / sum
-    Value logSum;   ///< ln(sum)
-  };
-  RowStats finishStats(Value max, Value sum);
-  Value expShifted(Value value, Value maxSafe) {
-    Value shifted = arith::SubFOp::create(b, loc, value, maxSafe);
-    return exp2(arith::MulFOp::create(b, loc, shifted, f32Const(kLog2E)));
-  }
-  Value normalize(Value value, Value expValue, const RowStats &stats);
 
   /// The raw (storage type) contents of this thread's part of the row: its vectors, then its
   /// edge columns; zeros where nothing is read. Loads only, so that the next row's can be in
@@ -883,8 +860,9 @@ std::pair<Value, Value> KernelEmitter::mergeMaxSum(Value ma, Value sa, Value mb,
   Value m = arith::MaximumFOp::create(b, loc, ma, mb);
   Value safe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
                       f32Const(0.0), m);
-  Value s = arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, sa, expShifted(ma, safe)),
-                                  arith::MulFOp::create(b, loc, sb, expShifted(mb, safe)));
+  Value s = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, sa, emitExpShifted(b, loc, ma, safe)),
+      arith::MulFOp::create(b, loc, sb, emitExpShifted(b, loc, mb, safe)));
   return {m, s};
 }
 
@@ -971,40 +949,6 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
     std::tie(max, sum) = merge(max, sum, m, s);
   }
   return {max, sum};
-}
-
-KernelEmitter::RowStats KernelEmitter::finishStats(Value max, Value sum) {
-  RowStats stats;
-  stats.masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
-  stats.maxSafe = select(stats.masked, f32Const(0.0), max);
-  // The masked-row policy is applied once a row, through the factors: in a row of -inf every
-  // exp is 0 and every shifted value -inf, so a factor of 0 (softmax) or a log-sum of 0
-  // (log-softmax) gives the zero policy, and NaN gives NaN. No per-element select.
-  bool nanPolicy = op.getMaskedRows() == MaskedRows::nan;
-  Value policy = f32Const(nanPolicy ? std::numeric_limits<double>::quiet_NaN() : 0.0);
-  stats.invSum = select(stats.masked, policy, arith::DivFOp::create(b, loc, f32Const(1.0), sum));
-  // lg2 is an intrinsic call, which nothing removes when unused: emit it only where needed.
-  if (op.getNormalization() == Normalization::log_softmax)
-    stats.logSum = select(stats.masked, policy,
-                          arith::MulFOp::create(b, loc, log2(sum), f32Const(kLn2)));
-  return stats;
-}
-
-Value KernelEmitter::normalize(Value value, Value expValue, const RowStats &stats) {
-  switch (op.getNormalization()) {
-  case Normalization::softmax: {
-    if (!expValue)
-      expValue = expShifted(value, stats.maxSafe);
-    return arith::MulFOp::create(b, loc, expValue, stats.invSum);
-  }
-  case Normalization::log_softmax: {
-    Value shifted = arith::SubFOp::create(b, loc, value, stats.maxSafe);
-    return arith::SubFOp::create(b, loc, shifted, stats.logSum);
-  }
-  case Normalization::none:
-    return value;
-  }
-  llvm_unreachable("unknown normalization");
 }
 
 SmallVector<Value> KernelEmitter::loadRaw() {
@@ -1127,7 +1071,7 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
       auto expsOf = [&, &chunk = chunk] {
         SmallVector<Value> e;
         for (Value v : chunk)
-          e.push_back(expShifted(v, maxSafe));
+          e.push_back(emitExpShifted(b, loc, v, maxSafe));
         return e;
       };
       if (skipUnread && static_cast<int64_t>(c) < layout.chunks) {
@@ -1150,26 +1094,27 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
       }
     }
     Value sum = reduce(combineAll(sumTerms, /*isMax=*/false), /*isMax=*/false, /*buffer=*/1);
-    RowStats stats = finishStats(max, sum);
+    NormalizationStats stats = emitNormalizationStats(b, loc, op, max, sum);
     if (clusterBlocks > 1) {
       // This block's exps are relative to its own max: scale them by e^(max - rowMax) (0 for a
       // block of -inf, whatever the row's max) and normalise with the row's statistics.
       auto [rowMax, rowSum] = clusterMaxSum(max, sum);
-      RowStats row = finishStats(rowMax, rowSum);
+      NormalizationStats row = emitNormalizationStats(b, loc, op, rowMax, rowSum);
       if (normalization == Normalization::softmax) {
         Value blockMasked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
-        Value scale = select(blockMasked, f32Const(0.0), expShifted(max, row.maxSafe));
+        Value scale =
+            select(blockMasked, f32Const(0.0), emitExpShifted(b, loc, max, row.maxSafe));
         row.invSum = arith::MulFOp::create(b, loc, row.invSum, scale);
       }
       stats = row;
     }
     Value unreadResult =
-        skipUnread ? normalize(negInf(), f32Const(0.0), stats) : Value();
+        skipUnread ? emitNormalize(b, loc, op, negInf(), f32Const(0.0), stats) : Value();
     for (auto [c, chunk] : llvm::enumerate(values)) {
       auto normalizeChunk = [&, c = c, &chunk = chunk] {
         SmallVector<Value> r;
         for (auto [v, value] : llvm::enumerate(chunk))
-          r.push_back(normalize(value, exps[c][v], stats));
+          r.push_back(emitNormalize(b, loc, op, value, exps[c][v], stats));
         return r;
       };
       if (skipUnread && static_cast<int64_t>(c) < layout.chunks)
@@ -1241,7 +1186,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     edgeValues.push_back(loadScalar(column, valid));
 
   Normalization normalization = op.getNormalization();
-  RowStats stats;
+  NormalizationStats stats;
   if (normalization != Normalization::none) {
     // Pass 1: a running max and sum over the spans that hold readable columns, starting from
     // the edge columns (max over them, sum of exp(e - max): 0 for -inf, NaN for NaN).
@@ -1249,7 +1194,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     for (Value e : edgeValues)
       max0 = combine(max0, e, /*isMax=*/true);
     for (Value e : edgeValues)
-      sum0 = combine(sum0, expShifted(e, safeMax(max0)), /*isMax=*/false);
+      sum0 = combine(sum0, emitExpShifted(b, loc, e, safeMax(max0)), /*isMax=*/false);
     auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.loadEnd), index(1),
                                    ValueRange{max0, sum0});
     {
@@ -1268,19 +1213,22 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
       Value newMax = combine(max, combineAll(values, /*isMax=*/true), /*isMax=*/true);
       Value safe = safeMax(newMax);
       // Rescale the running sum to the new max: sum * 2^((max - newMax) log2 e).
-      SmallVector<Value> terms{arith::MulFOp::create(b, loc, sum, expShifted(max, safe))};
+      SmallVector<Value> terms{
+          arith::MulFOp::create(b, loc, sum, emitExpShifted(b, loc, max, safe))};
       for (Value v : values)
-        terms.push_back(expShifted(v, safe));
+        terms.push_back(emitExpShifted(b, loc, v, safe));
       Value newSum = combineAll(terms, /*isMax=*/false);
       scf::YieldOp::create(b, loc, ValueRange{newMax, newSum});
     }
     auto [max, sum] = reduceMaxSum(loop.getResult(0), loop.getResult(1));
-    stats = finishStats(max, sum);
+    stats = emitNormalizationStats(b, loc, op, max, sum);
   }
   // Pass 2: every column of the row, normalised and stored.
   for (auto [edge, value] : llvm::zip(edges, edgeValues))
     storeScalar(edge.first, edge.second,
-                normalization != Normalization::none ? normalize(value, Value(), stats) : value);
+                normalization != Normalization::none
+                    ? emitNormalize(b, loc, op, value, Value(), stats)
+                    : value);
   auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.mainEnd), index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -1292,7 +1240,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
                                     : loadVector(column0);
     if (normalization != Normalization::none)
       for (Value &v : values)
-        v = normalize(v, Value(), stats);
+        v = emitNormalize(b, loc, op, v, Value(), stats);
     storeVector(column0, values);
   }
 }

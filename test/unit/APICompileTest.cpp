@@ -133,12 +133,12 @@ TEST(APICompile, NonLastAxisLaunchesTheStridedAxisKernels) {
     return exe->plan("columns", {Argument::tensor(aligned, {8, 33, 1024}),
                                  Argument::tensor(out, {8, 33, 1024})});
   };
-  // 32 lanes x 4 columns a block (the plan of C = 33): 8 outer indices x 1024 / 128 blocks.
+  // 64 lanes x 4 columns a block (the plan of C = 33): 8 outer indices x 1024 / 256 blocks.
   llvm::Expected<std::vector<Launch>> launches = planFor(aligned + 8 * 33 * 1024);
   ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
   ASSERT_EQ(launches->size(), 1u);
   EXPECT_EQ((*launches)[0].kernel, 0u);
-  EXPECT_EQ((*launches)[0].grid[0], 64u);
+  EXPECT_EQ((*launches)[0].grid[0], 32u);
   EXPECT_EQ((*launches)[0].block[0], 256u);
   llvm::Expected<std::vector<Launch>> misaligned = planFor(aligned + 8 * 33 * 1024 + 1);
   ASSERT_TRUE(!!misaligned) << llvm::toString(misaligned.takeError());

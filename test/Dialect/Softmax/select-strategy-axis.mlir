@@ -169,7 +169,7 @@ func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x409
 // -----
 
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
@@ -178,7 +178,7 @@ func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
@@ -187,7 +187,7 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_c_static_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x1024xf32> -> tensor<?x?x1024xf32>
   return %0 : tensor<?x?x1024xf32>
@@ -196,7 +196,7 @@ func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf
 // -----
 
 // CHECK-LABEL: func.func @f32_to_bf16_small_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 32, vector = 4, chunks = 8>]
 func.func @f32_to_bf16_small_inner(%x: tensor<4x?x5xf32>) -> tensor<4x?x5xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x?x5xf32> -> tensor<4x?x5xbf16>
   return %0 : tensor<4x?x5xbf16>

@@ -66,7 +66,8 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
     laneCap = llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(inner, vector)));
   minLanes = std::min(minLanes, laneCap);
   int64_t c = type.getDimSize(axis);
-  c = ShapedType::isDynamic(c) ? kDynamicAxisPlanned : std::max<int64_t>(c, 1);
+  bool dynamicAxis = ShapedType::isDynamic(c);
+  c = dynamicAxis ? kDynamicAxisPlanned : std::max<int64_t>(c, 1);
 
   auto sharedFits = [&](int64_t lanes, int64_t rows) {
     int64_t perWarp = std::min<int64_t>(rows, std::max<int64_t>(1, 32 / lanes));
@@ -77,11 +78,13 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
   std::tuple<int64_t, int64_t, int64_t> bestScore;
   for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
     int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
-    // Up to 64 values a thread in any block: f32 C = 512 ran at 0.951x copy with 64 a thread in
-    // blocks of 256 (8 lanes x 32 rows, 136 registers: one block a multiprocessor) against
-    // 0.822x with 32 (4 lanes x 64 rows): more bytes in flight a thread, fewer threads a
-    // column to combine.
-    constexpr int64_t maxValues = 64;
+    // Up to 64 values a thread in any block: f32 C = 512 ran at 0.947x copy with 64 a thread in
+    // blocks of 256 (8 lanes x 32 rows: one block a multiprocessor) against 0.822x with 32 (4
+    // lanes x 64 rows), C = 64 at 0.978x against 0.889x: more bytes in flight a thread, fewer
+    // threads a column to combine. A dynamic C keeps 32 in blocks of 256: its plan (for C =
+    // 256) then serves wider C with the online path, which ran at 0.642x against 0.727x with
+    // 32 at C = 512 (bench/results/2026-12-01-h200/axis-bench-f712367.txt).
+    int64_t maxValues = dynamicAxis && threads == 256 ? 32 : 64;
     int64_t chunks = 0;
     while (chunks + 1 <= 64 && (chunks + 1) * vector <= maxValues &&
            getStridedAxisRegisters(vector, chunks + 1) <= registers)

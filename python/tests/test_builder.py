@@ -127,10 +127,11 @@ def test_dynamic_program_serves_every_plan(options):
     exe = sc.compile(spec.program())
     check_signature(exe, spec)
     # The widths of scripts/gpu/python_check.py; the tiers' boundaries are docs/strategies.md's.
-    # 70000 columns: a cluster of blocks a row for f32 (sm_90); 16-bit inputs are not clustered.
+    # 70000 and 200000 columns: a cluster of blocks a row for f32 (sm_90, up to 16 blocks of
+    # 16384 columns); 16-bit inputs are not clustered.
+    cluster = "row_cluster" if spec.dtype == "f32" else "chunked_online"
     expected = {32: "multi_row", 1000: "", 4096: "row_registers", 16384: "row_registers",
-                70000: "row_cluster" if spec.dtype == "f32" else "chunked_online",
-                200000: "chunked_online"}
+                70000: cluster, 200000: cluster, 300000: "chunked_online"}
     for width, plan in expected.items():
         shape = (3, 5, width)[-spec.rank:]
         launches = exe.plan("softmax", *plan_values(spec, shape))

@@ -28,14 +28,15 @@ import time
 DTYPES = ["f32", "f16", "bf16"]
 
 # Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
-# of 2, 4 and 8 blocks <= 32768, 65536, 131072 < chunked on sm_90), the dynamic dispatch tiers
-# (every power of two from 8 to 16384), and odd or prime widths.
+# of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90), the dynamic
+# dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
 WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 1000,
           1023, 1024, 1025, 2048, 2049, 4095, 4097, 8192, 8193, 16384, 16385, 32767, 32768,
-          32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 1000003]
+          32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
+          262145, 1000003]
 # Row counts of the cluster plans (one cluster a row): 1, 2, 3, 7 and 129.
 CLUSTER_ROWS = [2, 3, 7, 129]
-CLUSTER_WIDTHS = [16385, 40000, 65537, 131072]
+CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 VARIANT_WIDTHS = [33, 1000, 4097, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
@@ -368,8 +369,8 @@ def memcheck_cases():
     """One case per plan and per fused variant, small enough for the sanitizer."""
     for dtype in DTYPES:
         # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 9000), row_cluster
-        # (20000, 40000, 70000), chunked_online (140000).
-        for n in (8, 100, 1000, 3000, 9000, 20000, 40000, 70000, 140000):
+        # (20000, 40000, 70000, 140000: 16 blocks), chunked_online (270000).
+        for n in (8, 100, 1000, 3000, 9000, 20000, 40000, 70000, 140000, 270000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)

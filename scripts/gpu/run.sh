@@ -131,7 +131,7 @@ wide() {
   for dtype in f32 bf16; do
     printf 'func.func @dyn(%%x: tensor<?x?x%s>) -> tensor<?x?x%s> {\n  %%y = softmax.softmax %%x : tensor<?x?x%s>\n  return %%y : tensor<?x?x%s>\n}\n' \
       $dtype $dtype $dtype $dtype > "$dir/dyn_$dtype.mlir"
-    for n in 32768 50257 65536 100000 128256; do
+    for n in 32768 50257 65536 100000 128256 200000 262144; do
       [ "$dtype" = f32 ] && m=$(( (1 << 28) / (n * 4) + 1 )) || m=$(( (1 << 28) / (n * 2) + 1 ))
       t="tensor<${m}x${n}x${dtype}>"
       printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \

@@ -9,20 +9,21 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// 72 plans: 12 register tiers (8 .. 16384) each, then row_cluster over 2, 4 and 8 blocks for
-// the f32 program (16 plans) and row_shared for the four 16-bit ones (14 plans each), then
-// chunked_online. Each plan has its general kernel; 53 of the 72 (those whose span is at least
+// 73 plans: 12 register tiers (8 .. 16384) each, then row_cluster over 2, 4, 8 and 16 blocks
+// for the f32 program (17 plans) and row_shared for the four 16-bit ones (14 plans each), then
+// chunked_online. Each plan has its general kernel; 54 of the 73 (those whose span is at least
 // 256 bytes) also have a fast kernel (RowKernel.h), which must not spill either.
-// COUNT: 125
+// COUNT: 127
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_11' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_15' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_15_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_10_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_11' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_12' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_10' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_14_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_15_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'padded_log_softmax_f16_0_multi_row_3' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes

@@ -61,6 +61,10 @@ constexpr int kDevAttrMaxSharedMemoryPerBlockOptin =
 // CUfunction_attribute values.
 constexpr int kFuncAttrMaxDynamicSharedSizeBytes =
     8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr int kFuncAttrNonPortableClusterSizeAllowed =
+    14; // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+/// The largest cluster every sm_90 part launches without the opt-in above.
+constexpr int kPortableClusterBlocks = 8;
 
 // CUjit_option values.
 constexpr int kJitInfoLogBuffer = 3;           // CU_JIT_INFO_LOG_BUFFER

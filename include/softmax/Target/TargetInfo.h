@@ -25,9 +25,10 @@ struct TargetInfo {
   int64_t sharedMemoryPerBlock = 0; ///< bytes, with the opt-in beyond 48 KB
   int64_t multiprocessors = 0;      ///< of the reference part (H200/H100 SXM: 132)
   int64_t vectorBytes = 16;         ///< widest global load/store of one thread
-  /// Blocks a thread-block cluster may have with the portable size (0: no clusters before
-  /// sm_90). Rows spread over a cluster share their max and sum through distributed shared
-  /// memory (the row_cluster plan).
+  /// Blocks a thread-block cluster may have (0: no clusters before sm_90): 16 on sm_90, of
+  /// which more than 8 is a non-portable size that each kernel opts into at load or launch.
+  /// Rows spread over a cluster share their max and sum through distributed shared memory
+  /// (the row_cluster plan).
   int64_t clusterBlocks = 0;
 
   /// The facts of `chip` (sm_80, sm_86, sm_89, sm_90), or nothing for an unknown chip.

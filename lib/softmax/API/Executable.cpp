@@ -147,6 +147,25 @@ llvm::Error Executable::load() const {
   }
 
   const runtime::DeviceInfo &device = driver.info();
+  // Whether kernel `k` has a cluster launch of more than the portable 8 blocks (a rule that is
+  // not a constant counts as one).
+  auto launchesLargeClusters = [&](size_t k) {
+    for (const FunctionInfo &info : functions)
+      for (const LaunchRule &rule : info.launches) {
+        if (rule.kernel != k || rule.cluster[0].empty())
+          continue;
+        int64_t blocks = 1;
+        for (const std::string &size : rule.cluster) {
+          int64_t value = 0;
+          if (llvm::StringRef(size).getAsInteger(10, value))
+            return true;
+          blocks *= value;
+        }
+        if (blocks > cuda::kPortableClusterBlocks)
+          return true;
+      }
+    return false;
+  };
   state.maxSharedBytes = std::make_unique<std::atomic<int64_t>[]>(kernels.size());
   for (const KernelInfo &kernel : kernels) {
     runtime::CUfunction function = nullptr;
@@ -163,6 +182,10 @@ llvm::Error Executable::load() const {
                                static_cast<int>(optIn)) == cuda::kSuccess)
       maxShared = optIn;
     state.maxSharedBytes[state.functions.size()].store(maxShared);
+    // Cluster sizes above the portable 8 blocks (row_cluster's 16) need the kernel's opt-in,
+    // here for the same reason; a device that refuses it fails the launch with its reason.
+    if (launchesLargeClusters(state.functions.size()))
+      (void)api.cuFuncSetAttribute(function, cuda::kFuncAttrNonPortableClusterSizeAllowed, 1);
     state.functions.push_back(function);
   }
   state.ready.store(true, std::memory_order_release);

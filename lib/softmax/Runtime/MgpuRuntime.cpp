@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 using namespace softmax::runtime;
@@ -41,6 +42,8 @@ struct State {
   std::vector<CUevent> eventPool;                         // timing events ready for reuse
   // The dynamic shared memory limit each function was raised to (only those above 48 KiB).
   std::unordered_map<CUfunction, int> raisedSharedLimit;
+  // The functions opted in to cluster sizes above the portable 8 blocks.
+  std::unordered_set<CUfunction> nonPortableClusters;
 };
 
 State &state() {
@@ -148,6 +151,22 @@ bool allowDynamicSharedMemory(CUfunction function, int32_t smem, llvm::StringRef
                  call, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
     return false;
   s.raisedSharedLimit[function] = smem;
+  return true;
+}
+
+/// Opts `function` in to a cluster of `blocks` blocks when that is above the portable size (the
+/// launch fails with CUDA_ERROR_INVALID_CLUSTER_SIZE otherwise), once per function.
+bool allowClusterSize(CUfunction function, unsigned blocks, llvm::StringRef call) {
+  if (blocks <= static_cast<unsigned>(cuda::kPortableClusterBlocks))
+    return true;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.nonPortableClusters.count(function))
+    return true;
+  if (!succeeded(api().cuFuncSetAttribute(function, cuda::kFuncAttrNonPortableClusterSizeAllowed, 1),
+                 call, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)"))
+    return false;
+  s.nonPortableClusters.insert(function);
   return true;
 }
 
@@ -431,7 +450,11 @@ extern "C" void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX, 
       !toUnsigned(blockY, config.blockDimY, call, "blockY") ||
       !toUnsigned(blockZ, config.blockDimZ, call, "blockZ"))
     return;
-  if (!allowDynamicSharedMemory(function, smem, call))
+  if (!allowDynamicSharedMemory(function, smem, call) ||
+      !allowClusterSize(function,
+                        cluster.value.clusterDim.x * cluster.value.clusterDim.y *
+                            cluster.value.clusterDim.z,
+                        call))
     return;
   config.sharedMemBytes = static_cast<unsigned>(smem);
   config.hStream = stream;

@@ -27,10 +27,12 @@ std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
   info.chip = chip.str();
   info.sharedMemoryPerBlock = facts->sharedMemoryPerBlock;
   info.multiprocessors = facts->multiprocessors;
-  // Clusters came with sm_90; 8 blocks is the size every sm_90 part supports (16 needs an
-  // opt-in per kernel and a part whose GPCs allow it).
+  // Clusters came with sm_90. 8 blocks is the portable size; the H100 and H200 launch 16 (a
+  // "non-portable" size) once a kernel opts in (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_
+  // ALLOWED, which the runtime and the C++ API set), which holds an f32 row of 262144 columns
+  // in registers.
   if (chip.starts_with("sm_90"))
-    info.clusterBlocks = 8;
+    info.clusterBlocks = 16;
   return info;
 }
 

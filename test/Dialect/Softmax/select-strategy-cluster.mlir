@@ -2,8 +2,8 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_80}))' --split-input-file | FileCheck %s --check-prefix=SM80
 
 // f32 rows wider than a block's registers hold (16384 columns). sm_90 spreads them over the
-// fewest blocks of a thread-block cluster (at most 8, the portable size) that hold 16384 columns
-// each; each block gets the register plan of its ceil(width / blocks) columns, one row a block.
+// fewest blocks of a thread-block cluster (at most 16; more than 8 is a non-portable size that
+// the runtime and the API opt each kernel into) that hold 16384 columns each; each block gets the register plan of its ceil(width / blocks) columns, one row a block.
 // sm_80 has no clusters: the row goes to shared memory (row_shared) while it fits, else the
 // chunked plan reads it twice.
 
@@ -29,12 +29,31 @@ func.func @n131072_f32(%x: tensor<64x131072xf32>) -> tensor<64x131072xf32> {
 
 // -----
 
-// One column more than 8 blocks hold: the chunked plan (row_shared's 57856 are fewer).
+// One column more than 8 blocks hold: 9 blocks (a cluster size need not be a power of two).
 // SM90-LABEL: func.func @n131073_f32(
-// SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 15, cluster = 9>]
 func.func @n131073_f32(%x: tensor<64x131073xf32>) -> tensor<64x131073xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x131073xf32> -> tensor<64x131073xf32>
   return %0 : tensor<64x131073xf32>
+}
+
+// -----
+
+// SM90-LABEL: func.func @n262144_f32(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>]
+func.func @n262144_f32(%x: tensor<64x262144xf32>) -> tensor<64x262144xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x262144xf32> -> tensor<64x262144xf32>
+  return %0 : tensor<64x262144xf32>
+}
+
+// -----
+
+// One column more than 16 blocks hold: the chunked plan (row_shared's 57856 are fewer).
+// SM90-LABEL: func.func @n262145_f32(
+// SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+func.func @n262145_f32(%x: tensor<64x262145xf32>) -> tensor<64x262145xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x262145xf32> -> tensor<64x262145xf32>
+  return %0 : tensor<64x262145xf32>
 }
 
 // -----
@@ -63,11 +82,11 @@ func.func @few_rows_bf16(%x: tensor<8x128256xbf16>) -> tensor<8x128256xbf16> {
 
 // -----
 
-// A dynamic f32 width: cluster tiers of 2, 4 and 8 blocks after the register tiers (sm_90; the
+// A dynamic f32 width: cluster tiers of 2, 4, 8 and 16 blocks after the register tiers (sm_90; the
 // row in shared memory holds fewer columns than the last, so it has no tier); on sm_80 the row
 // in shared memory, then the chunked plan.
 // SM90-LABEL: func.func @dynamic_f32(
-// SM90: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// SM90: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 // SM80-LABEL: func.func @dynamic_f32(
 // SM80-NOT: row_cluster
 // SM80: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]

@@ -5,7 +5,7 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 
-// Each kernel once, by name (25 kernels: 4 plans x 3 types x 2 programs, and a row over a
+// Each kernel once, by name (26 kernels: 4 plans x 3 types x 2 programs, and rows over a
 // 16-block cluster; the 50000-column programs are row_cluster in f32 and row_shared in 16-bit
 // types, which are not clustered; the f32 chunked ones are wider than 16 blocks hold;
 // ptxas-no-spills-sm80.mlir has row_shared in f32 too).
@@ -29,6 +29,7 @@
 // CHECK-DAG: Compiling entry function 'fused_row_cluster_bf16_0_row_shared' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_chunked_online_f32_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_row_cluster16_f32_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_cluster16_f32_0_row_cluster' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_chunked_online_f32_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_chunked_online_f16_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_chunked_online_f16_0_chunked_online' for 'sm_90'
@@ -176,6 +177,14 @@ func.func @fused_chunked_online_f32(%x: tensor<256x300000xf32>) -> tensor<256x30
 func.func @plain_row_cluster16_f32(%x: tensor<256x262144xf32>) -> tensor<256x262144xf32> {
   %p = softmax.softmax %x : tensor<256x262144xf32>
   return %p : tensor<256x262144xf32>
+}
+
+func.func @fused_row_cluster16_f32(%x: tensor<256x262144xf32>) -> tensor<256x262144xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<256x262144xf32>
+  %c = softmax.mask %s, causal offset = 131072 : tensor<256x262144xf32>
+  %p = softmax.log_softmax %c : tensor<256x262144xf32>
+  %y = softmax.cast %p : tensor<256x262144xf32> to tensor<256x262144xbf16>
+  return %y : tensor<256x262144xbf16>
 }
 
 func.func @plain_chunked_online_f16(%x: tensor<256x200000xf16>) -> tensor<256x200000xf16> {

@@ -57,11 +57,11 @@ def candidates(n, elem_bytes, values_list=(8, 16, 32), chunked=True):
 
 
 def cluster_candidates(n, elem_bytes):
-    """row_cluster plans for a row of n: 2 to 8 blocks of 256 to 1024 lanes, each block holding
+    """row_cluster plans for a row of n: 2 to 16 blocks of 256 to 1024 lanes, each block holding
     ceil(n / blocks) columns in as few values a thread as fit; the chunked plan beside them."""
     widest = 16 // elem_bytes
     out = []
-    for blocks in (2, 4, 8):
+    for blocks in (2, 4, 8, 16):
         per_block = -(-n // blocks)
         for lanes in (256, 512, 1024):
             values = -(-per_block // lanes)

@@ -1473,13 +1473,15 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
                                           std::min<int64_t>(255, 65536 / threads / 8 * 8));
   // row_cluster without values of side operands along the row: two blocks a multiprocessor
-  // (128 registers for 256 threads). ptxas fits those kernels there without spilling (the
-  // estimate above is conservative), and left the budget above it took more: the dynamic
-  // 16-block tier used 135 registers (one block a multiprocessor) and ran f32 262144 at 0.50x
-  // copy where the static kernel, at 120, ran at 0.71x (bench/results/2026-12-01-h200/
-  // wide-7fb894e.txt).
-  if (plan.getPlan() == KernelPlan::row_cluster && getSideOperandRegisters(op, plan) == 0)
-    registers = std::max<int64_t>(64, std::min<int64_t>(registers, 65536 / (2 * threads) / 8 * 8));
+  // (128 registers for 256 threads) where that leaves the values and the usual overhead (48).
+  // ptxas fits those kernels there without spilling (the estimate above is conservative), and
+  // left the budget above it took more: the dynamic 16-block tier used 135 registers (one
+  // block a multiprocessor) and ran f32 262144 at 0.50x copy where the static kernel, at 120,
+  // ran at 0.71x (bench/results/2026-12-01-h200/wide-7fb894e.txt).
+  int64_t twoBlocks = 65536 / (2 * threads) / 8 * 8;
+  if (plan.getPlan() == KernelPlan::row_cluster && getSideOperandRegisters(op, plan) == 0 &&
+      twoBlocks >= plan.getVector() * plan.getChunks() + 48)
+    registers = std::min(registers, twoBlocks);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|narrow16|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -138,6 +138,29 @@ wide() {
         "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
       case_ "wide_${dtype}_${n}" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
       case_ "wide_dyn_${dtype}_${n}" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+    done
+  done
+}
+
+# Narrow 16-bit rows (N = 32, 64), static and dynamic programs, 256 MiB tensors, timed beside a
+# copy; then the plans they had before (one or two lanes a row of 32 values: general kernels
+# only) written by hand (`old_*`). No check: the suite checks these plans.
+narrow16() {
+  local dir=$work/narrow16 dtype n m t
+  mkdir -p "$dir"
+  for dtype in bf16 f16; do
+    printf 'func.func @dyn(%%x: tensor<?x?x%s>) -> tensor<?x?x%s> {\n  %%y = softmax.softmax %%x : tensor<?x?x%s>\n  return %%y : tensor<?x?x%s>\n}\n' \
+      $dtype $dtype $dtype $dtype > "$dir/dyn_$dtype.mlir"
+    for n in 32 64; do
+      m=$(( (1 << 27) / n ))
+      t="tensor<${m}x${n}x${dtype}>"
+      printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
+      printf 'func.func @old(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = %s, rows = 128, vector = 8, chunks = 4>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" $((n / 32)) "$t" "$t" "$t" > "$dir/old_${dtype}_$n.mlir"
+      case_ "narrow_${dtype}_$n" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
+      case_ "narrow_dyn_${dtype}_$n" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+      case_ "old_${dtype}_$n" "$dir/old_${dtype}_$n.mlir" --no-check --bench --reps=20
     done
   done
 }
@@ -361,7 +384,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, narrow16, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

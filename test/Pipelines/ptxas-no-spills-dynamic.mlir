@@ -11,9 +11,10 @@
 
 // 73 plans: 12 register tiers (8 .. 16384) each, then row_cluster over 2, 4, 8 and 16 blocks
 // for the f32 program (17 plans) and row_shared for the four 16-bit ones (14 plans each), then
-// chunked_online. Each plan has its general kernel; 54 of the 73 (those whose span is at least
-// 256 bytes) also have a fast kernel (RowKernel.h), which must not spill either.
-// COUNT: 127
+// chunked_online. Each plan has its general kernel; 64 of the 73 (those whose span is at least
+// 256 bytes or a single vector a lane) also have a fast kernel (RowKernel.h), which must not
+// spill either.
+// COUNT: 137
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_11' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16' for 'sm_90'

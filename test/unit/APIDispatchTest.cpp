@@ -187,11 +187,13 @@ TEST(APIDispatch, RulesArePrintedOverTheArguments) {
   ASSERT_TRUE(exe);
   const FunctionInfo &f = exe->getFunctions()[0];
   ASSERT_EQ(f.launches.size(), exe->getKernels().size());
-  // The first tier: the non-empty check, then width <= its maximum.
+  // The first tier (f16 rows of up to 8 columns, one vector a lane: it has a fast kernel): the
+  // non-empty check, then width <= its maximum, then the fast kernel's condition.
   std::vector<Tier> tiers = tiersOf(kDynamic);
   const std::vector<std::string> &guards = f.launches[0].guards;
-  ASSERT_EQ(guards.size(), 2u);
+  ASSERT_EQ(guards.size(), 3u);
   EXPECT_EQ(guards[1], "arg0.size[1] <= " + std::to_string(tiers[0].maxWidth));
+  EXPECT_NE(guards[2].find("address(arg0)"), std::string::npos) << guards[2];
   // The last tier runs when no earlier one matched; its general kernel when its fast one does
   // not apply.
   const std::vector<std::string> &last = f.launches.back().guards;

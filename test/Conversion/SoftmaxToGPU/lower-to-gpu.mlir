@@ -320,14 +320,34 @@ func.func @plumbing(%x: tensor<2x4x64xf32>, %len: tensor<2x4xi32>) -> (tensor<2x
 
 // -----
 
-// Rows narrower than 256 bytes a span (here bf16 N = 32, one lane a row: 64 bytes) get no fast
-// variant (measured slower on the H200): only the general variant and the scalar loop, both in
-// index arithmetic.
-// CHECK-LABEL: gpu.func @narrow_0_multi_row
+// Rows narrower than 256 bytes a span whose lanes hold several vectors (here bf16 N = 32 written
+// as one lane a row of 4 vectors: 64 bytes) get no fast variant (measured slower on the H200):
+// only the general variant and the scalar loop, both in index arithmetic.
+// CHECK-LABEL: gpu.func @narrow_0_multi_row(
 // CHECK-NOT: arith.index_cast %{{.+}} : index to i32
 // CHECK: gpu.return
 // CHECK-NOT: arith.index_cast %{{.+}} : index to i32
+// CHECK-NOT: gpu.func @narrow_0_multi_row_general
 func.func @narrow(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
+  %p = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 4>]} : tensor<4096x32xbf16> -> tensor<4096x32xbf16>
+  return %p : tensor<4096x32xbf16>
+}
+
+// -----
+
+// One vector a lane (what the selection gives bf16 N = 32: 4 lanes of 8) reads consecutive bytes
+// across a warp and keeps the fast variant (i32, no edge columns) beside the general one.
+// CHECK: scf.if
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@narrow_vector_0_multi_row blocks
+// CHECK: } else {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@narrow_vector_0_multi_row_general blocks
+// CHECK-LABEL: gpu.func @narrow_vector_0_multi_row(
+// CHECK: arith.index_cast %{{.+}} : index to i32
+// CHECK: vector.load %{{.+}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT: memref.load %{{.+}} : memref<?x?xbf16
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @narrow_vector_0_multi_row_general(
+func.func @narrow_vector(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
   %p = softmax.softmax %x : tensor<4096x32xbf16>
   return %p : tensor<4096x32xbf16>
 }

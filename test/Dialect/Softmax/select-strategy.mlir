@@ -3,15 +3,15 @@
 // Plans at and around each threshold (docs/strategies.md has the measurements behind them), for
 // f32, f16 and bf16, with M = 65536 rows:
 //  - values a thread: f32: 8 for rows of at most 64, 16 up to 4096 columns, 32 up to 8192, 64
-//    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 32 up to 64
-//    columns (one or two lanes a row), then at least 8 with up to 32 lanes (65: 16 lanes of 8,
+//    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 8 (one vector
+//    a lane) up to 64 columns, then at least 8 with up to 32 lanes (65: 16 lanes of 8,
 //    512: 32 of 16), then 256 lanes up to 8192 columns (1025: 256 of 8, 4096: 256 of 16), and
 //    512 lanes of 32 at 16384;
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
 //    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
 //    columns, the widest measured (f32: 256 lanes x 64 values);
 //  - f32: row_cluster (sm_90, the default chip) while the fewest blocks of a cluster (at most
-//    8) that hold 16384 columns each cover the row, each block the register plan of its
+//    16) that hold 16384 columns each cover the row, each block the register plan of its
 //    ceil(width / blocks) columns (select-strategy-cluster.mlir has the plans of other chips);
 //  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements): 16-bit
 //    inputs, and f32 where clusters are not;
@@ -172,7 +172,7 @@ func.func @n1_f16(%x: tensor<65536x1xf16>) -> tensor<65536x1xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>]
 func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xf16> -> tensor<65536x31xf16>
   return %0 : tensor<65536x31xf16>
@@ -181,7 +181,7 @@ func.func @n31_f16(%x: tensor<65536x31xf16>) -> tensor<65536x31xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n32_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>]
 func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xf16> -> tensor<65536x32xf16>
   return %0 : tensor<65536x32xf16>
@@ -190,7 +190,7 @@ func.func @n32_f16(%x: tensor<65536x32xf16>) -> tensor<65536x32xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>]
 func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xf16> -> tensor<65536x33xf16>
   return %0 : tensor<65536x33xf16>
@@ -199,7 +199,7 @@ func.func @n33_f16(%x: tensor<65536x33xf16>) -> tensor<65536x33xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n64_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>]
 func.func @n64_f16(%x: tensor<65536x64xf16>) -> tensor<65536x64xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xf16> -> tensor<65536x64xf16>
   return %0 : tensor<65536x64xf16>
@@ -316,7 +316,7 @@ func.func @n1_bf16(%x: tensor<65536x1xbf16>) -> tensor<65536x1xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n31_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>]
 func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x31xbf16> -> tensor<65536x31xbf16>
   return %0 : tensor<65536x31xbf16>
@@ -325,7 +325,7 @@ func.func @n31_bf16(%x: tensor<65536x31xbf16>) -> tensor<65536x31xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n32_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>]
 func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x32xbf16> -> tensor<65536x32xbf16>
   return %0 : tensor<65536x32xbf16>
@@ -334,7 +334,7 @@ func.func @n32_bf16(%x: tensor<65536x32xbf16>) -> tensor<65536x32xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n33_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>]
 func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x33xbf16> -> tensor<65536x33xbf16>
   return %0 : tensor<65536x33xbf16>
@@ -343,7 +343,7 @@ func.func @n33_bf16(%x: tensor<65536x33xbf16>) -> tensor<65536x33xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n64_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>]
 func.func @n64_bf16(%x: tensor<65536x64xbf16>) -> tensor<65536x64xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x64xbf16> -> tensor<65536x64xbf16>
   return %0 : tensor<65536x64xbf16>
@@ -462,7 +462,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [{{.*}}#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

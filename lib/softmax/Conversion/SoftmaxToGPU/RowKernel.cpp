@@ -543,11 +543,13 @@ Value KernelEmitter::vectorsApply() {
 bool KernelEmitter::fastVariantPossible() {
   if (vector == 1)
     return false;
-  // Rows narrower than 256 bytes a span run slower in the fast variant on the H200 (bf16 N = 32,
-  // one lane a row: 0.69x copy against 0.81x for the general variant; f32 N = 32: 0.97x against
-  // 1.00x): with so few instructions between them, a warp's loads and stores, each touching
-  // many rows, bunch up in the memory pipeline (ncu: lg_throttle and long-scoreboard stalls).
-  if (isNarrowSpan())
+  // Rows narrower than 256 bytes a span whose lanes hold several vectors each run slower in the
+  // fast variant on the H200 (bf16 N = 32, one lane a row of 4 vectors: 0.69x copy against 0.81x
+  // for the general variant; f32 N = 32, 4 lanes of 2: 0.97x against 1.00x): each load of a
+  // warp touches many rows at a stride, and with so few instructions between them they bunch up
+  // in the memory pipeline (ncu: lg_throttle and long-scoreboard stalls). One vector a lane
+  // reads consecutive bytes across the warp, and keeps the fast variant.
+  if (isNarrowSpan() && chunks > 1)
     return false;
   int64_t staticWidth = op.getRowWidth();
   return ShapedType::isDynamic(staticWidth) ||

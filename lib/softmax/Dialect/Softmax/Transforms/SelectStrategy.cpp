@@ -34,8 +34,11 @@ namespace {
 /// columns: 0.99x copy), 16 up to 4096 columns, 32 up to 8192 and 64 beyond (16384: 0.97x with
 /// 256 lanes of 64 against 0.83x with 512 of 32: fewer warps a row to synchronise). 16-bit
 /// inputs (pipelined; the fast kernels of their own, bench/results/2026-11-30-h200/
-/// sweep16-fd50658.md): one lane a row of 32 up to 64 columns; then up to a warp a row with at
-/// least 8 values (128: 16 lanes of 8, 0.97x against 0.93x with 4 of 32; 512: 32 of 16, 0.96x;
+/// sweep16-fd50658.md): one vector of 8 a lane up to 64 columns (each warp load reads
+/// consecutive bytes, and the fast kernel has no edge columns: bf16 N = 32 ran at 0.81x copy
+/// with one lane a row of 32 values, its instructions the limit: bench/results/2026-12-01-h200/
+/// narrow16-*.txt); then up to a warp a row with at least 8 values (128: 16 lanes of 8, 0.97x
+/// against 0.93x with 4 of 32; 512: 32 of 16, 0.96x;
 /// 1024: 32 of 32, 0.95x); then 256 lanes (2048: of 8, 0.98x against 0.91x with 64 of 32; 4096:
 /// of 16, 0.93x against 0.90x; 8192: of 32, 0.92x); 16384: 512 lanes of 32 (0.83x against 0.82x
 /// with 256 of 64). Rows cut short by a -inf padding or causal mask (whose removed lanes are
@@ -51,7 +54,7 @@ int64_t valuesPerThread(int64_t width, int64_t elementBytes, int64_t inputBytes,
   if (inputBytes < 4) {
     int64_t rounded = static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(width, 1)));
     if (width <= 64)
-      return 32;
+      return 8;
     if (width <= 1024)
       return std::max<int64_t>(8, rounded / 32);
     if (width <= 8192)

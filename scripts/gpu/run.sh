@@ -156,8 +156,8 @@ narrow16() {
       t="tensor<${m}x${n}x${dtype}>"
       printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
         "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
-      printf 'func.func @old(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = %s, rows = 128, vector = 8, chunks = 4>]} : %s -> %s\n  return %%y : %s\n}\n' \
-        "$t" "$t" $((n / 32)) "$t" "$t" "$t" > "$dir/old_${dtype}_$n.mlir"
+      printf 'func.func @old(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = %s, rows = %s, vector = 8, chunks = 4>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" $((n / 32)) $((256 * 32 / n)) "$t" "$t" "$t" > "$dir/old_${dtype}_$n.mlir"
       case_ "narrow_${dtype}_$n" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
       case_ "narrow_dyn_${dtype}_$n" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
       case_ "old_${dtype}_$n" "$dir/old_${dtype}_$n.mlir" --no-check --bench --reps=20

@@ -548,7 +548,8 @@ bool KernelEmitter::fastVariantPossible() {
   // for the general variant; f32 N = 32, 4 lanes of 2: 0.97x against 1.00x): each load of a
   // warp touches many rows at a stride, and with so few instructions between them they bunch up
   // in the memory pipeline (ncu: lg_throttle and long-scoreboard stalls). One vector a lane
-  // reads consecutive bytes across the warp, and keeps the fast variant.
+  // reads consecutive bytes across the warp, and keeps the fast variant (bf16 N = 32, 4 lanes
+  // of one vector: 0.98x; bench/results/2026-12-01-h200/narrow16-d7f83a3.txt).
   if (isNarrowSpan() && chunks > 1)
     return false;
   int64_t staticWidth = op.getRowWidth();

@@ -35,9 +35,10 @@ namespace {
 /// 256 lanes of 64 against 0.83x with 512 of 32: fewer warps a row to synchronise). 16-bit
 /// inputs (pipelined; the fast kernels of their own, bench/results/2026-11-30-h200/
 /// sweep16-fd50658.md): one vector of 8 a lane up to 64 columns (each warp load reads
-/// consecutive bytes, and the fast kernel has no edge columns: bf16 N = 32 ran at 0.81x copy
-/// with one lane a row of 32 values, its instructions the limit: bench/results/2026-12-01-h200/
-/// narrow16-*.txt); then up to a warp a row with at least 8 values (128: 16 lanes of 8, 0.97x
+/// consecutive bytes, and the fast kernel has no edge columns: bf16 N = 32 at 0.98x copy static
+/// and dynamic, against 0.81x with one lane a row of 32 values in the general kernel, whose
+/// instructions were the limit; bench/results/2026-12-01-h200/narrow16-d7f83a3.txt); then up to
+/// a warp a row with at least 8 values (128: 16 lanes of 8, 0.97x
 /// against 0.93x with 4 of 32; 512: 32 of 16, 0.96x;
 /// 1024: 32 of 32, 0.95x); then 256 lanes (2048: of 8, 0.98x against 0.91x with 64 of 32; 4096:
 /// of 16, 0.93x against 0.90x; 8192: of 32, 0.92x); 16384: 512 lanes of 32 (0.83x against 0.82x

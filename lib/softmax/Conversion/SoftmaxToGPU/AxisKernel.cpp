@@ -35,6 +35,7 @@
 
 #include "AxisKernel.h"
 
+#include "EmitterSupport.h"
 #include "Normalization.h"
 #include "softmax/Target/TargetInfo.h"
 
@@ -47,7 +48,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -144,76 +144,15 @@ int64_t rowsPerWarp(StrategyAttr plan) {
 int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(plan); }
 
 /// Emits the body of one strided_axis kernel.
-class AxisEmitter {
+class AxisEmitter : public KernelEmitterBase {
 public:
   AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
               bool vectorized)
-      : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func), lanes(plan.getLanes()),
-        rows(plan.getRows()), vector(plan.getVector()), chunks(plan.getChunks()),
-        vectorized(vectorized), f32(builder.getF32Type()) {}
+      : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized) {}
 
   void emit();
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f32Const(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
-  }
-  Value i32Const(int32_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
-  Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
-  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
-  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
-  Value cmpi(arith::CmpIPredicate p, Value l, Value r) {
-    return arith::CmpIOp::create(b, loc, p, l, r);
-  }
-  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
-  Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
-  Value isNegInf(Value v) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v, negInf());
-  }
-  Value maxf(Value l, Value r) { return arith::MaximumFOp::create(b, loc, l, r); }
-  Value addf(Value l, Value r) { return arith::AddFOp::create(b, loc, l, r); }
-  Value mulf(Value l, Value r) { return arith::MulFOp::create(b, loc, l, r); }
-  Value safeMax(Value m) { return select(isNegInf(m), f32Const(0.0), m); }
-  Value toF32(Value v) {
-    Type t = v.getType();
-    if (t.isF32())
-      return v;
-    if (t.getIntOrFloatBitWidth() < 32)
-      return arith::ExtFOp::create(b, loc, f32, v);
-    return arith::TruncFOp::create(b, loc, f32, v); // an f64 scalar operand
-  }
-  Value fromF32(Value v, Type type) {
-    return type.isF32() ? v : Value(arith::TruncFOp::create(b, loc, type, v));
-  }
-  void ifThen(Value cond, function_ref<void()> then) {
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    then();
-  }
-  Value ifElse(Value cond, Type type, function_ref<Value()> then,
-               function_ref<Value()> otherwise) {
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scf::YieldOp::create(b, loc, then());
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    scf::YieldOp::create(b, loc, otherwise());
-    return ifOp.getResult(0);
-  }
-  Value combineAll(SmallVector<Value> values, bool isMax) {
-    while (values.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t i = 0; i + 1 < values.size(); i += 2)
-        next.push_back(isMax ? maxf(values[i], values[i + 1]) : addf(values[i], values[i + 1]));
-      if (values.size() % 2)
-        next.push_back(values.back());
-      values = std::move(next);
-    }
-    return values.front();
-  }
-
   /// The prologue on one value: scales and roundings (checkStridedAxisSupported).
   Value applyPrologue(Value value);
   /// The f32 values (prologue applied) of this thread's columns at axis index `c`; -inf for
@@ -232,14 +171,7 @@ private:
   void emitRegisterPath();
   void emitOnlinePath();
 
-  OpBuilder &b;
-  Location loc;
-  FusedOp op;
-  StrategyAttr plan;
-  gpu::GPUFuncOp func;
-  int64_t lanes, rows, vector, chunks;
   bool vectorized;
-  Type f32;
 
   Value in, out, smem;
   SmallVector<Value> scalarFactors;
@@ -491,14 +423,12 @@ void AxisEmitter::emitOnlinePath() {
     SmallVector<Tuple> parts;
     for (int64_t v = 0; v < vector; ++v)
       parts.push_back({loop.getResult(v), loop.getResult(vector + v)});
-    // (max, sum) pairs: sum = sum_a exp(m_a - m) + sum_b exp(m_b - m).
+    // (max, sum) pairs, each sum relative to its own max (mergeMaxSum).
     SmallVector<Tuple> combined = combineRows(
         parts,
         [&](const Tuple &l, const Tuple &r) -> Tuple {
-          Value m = maxf(l[0], r[0]);
-          Value safe = safeMax(m);
-          return {m, addf(mulf(l[1], emitExpShifted(b, loc, l[0], safe)),
-                          mulf(r[1], emitExpShifted(b, loc, r[0], safe)))};
+          auto [m, s] = mergeMaxSum(l[0], l[1], r[0], r[1]);
+          return {m, s};
         },
         /*buffer=*/0);
     for (const Tuple &t : combined)

@@ -29,6 +29,7 @@
 
 #include "RowKernel.h"
 
+#include "EmitterSupport.h"
 #include "Normalization.h"
 #include "softmax/Target/TargetInfo.h"
 
@@ -43,7 +44,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -114,15 +114,12 @@ constexpr int64_t kFastLimit = int64_t(1) << 30;
 
 /// Emits the body of one kernel. The members hold the values every part needs (the thread's
 /// row, its column limits, the per-row state of the masks).
-class KernelEmitter {
+class KernelEmitter : public KernelEmitterBase {
 public:
   KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
-      : b(builder), loc(op.getLoc()), op(op), plan(plan), func(func),
-        lanes(plan.getLanes()), rows(plan.getRows()), vector(plan.getVector()),
-        chunks(plan.getChunks()),
+      : KernelEmitterBase(builder, op, plan, func),
         clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ? plan.getCluster() : 1),
-        rank(op.getInput().getType().getRank()),
-        f32(b.getF32Type()), it(b.getIndexType()) {}
+        rank(op.getInput().getType().getRank()), it(b.getIndexType()) {}
 
   void emit(RowKernelVariant variant);
   /// Whether the fast variant can apply (see hasFastVariant).
@@ -131,11 +128,10 @@ public:
   Value fastCondition(ValueRange kernelOperands);
 
 private:
-  // Constants and small helpers. Row and column arithmetic is done in `it`: i32 in the fast
-  // variant (sizes checked to fit; one instruction where i64 takes two or three), else index.
+  // The helpers of `it` (the others are KernelEmitterBase's). Row and column arithmetic is
+  // done in `it`: i32 in the fast variant (sizes checked to fit; one instruction where i64
+  // takes two or three), else index.
   Value index(int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, v)); }
-  /// An index-typed constant (memref metadata, addresses).
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// An index value (a size, an id) as `it`.
   Value narrow(Value v) {
     return v.getType() == it ? v : Value(arith::IndexCastOp::create(b, loc, it, v));
@@ -146,26 +142,8 @@ private:
                                  : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v));
   }
   SmallVector<Value> at(Value r, Value c) { return {wide(r), wide(c)}; }
-  Value f32Const(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
-  }
-  Value i32Const(int32_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
-  Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
-  Value toF32(Value v);
-  Value fromF32(Value v, Type type);
-  Value cmpi(arith::CmpIPredicate p, Value l, Value r) {
-    return arith::CmpIOp::create(b, loc, p, l, r);
-  }
-  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
-  Value select(Value c, Value t, Value f) { return arith::SelectOp::create(b, loc, c, t, f); }
-  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
-  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
   Value minsi(Value l, Value r) { return arith::MinSIOp::create(b, loc, l, r); }
   Value maxsi(Value l, Value r) { return arith::MaxSIOp::create(b, loc, l, r); }
-  /// `then` yields one value of `type` when `cond` holds, `otherwise` is yielded else.
-  Value ifElse(Value cond, Type type, function_ref<Value()> then,
-               function_ref<Value()> otherwise);
-  void ifThen(Value cond, function_ref<void()> then);
 
   // The kernel context (per thread), then the row context (per row a thread works on).
   void emitKernelContext();
@@ -242,16 +220,10 @@ private:
   /// row_cluster: waits until every block of the cluster has read the others' slots, so that
   /// none exits (freeing its shared memory) while another still reads it.
   void finishCluster();
-  /// Merges running (max, sum) pairs: sum = sum_a e^(m_a - m) + sum_b e^(m_b - m).
-  std::pair<Value, Value> mergeMaxSum(Value ma, Value sa, Value mb, Value sb);
   /// Whether chunk `c` (of the span at column 0 past the head) is read.
   Value isRead(int64_t c) {
     return cmpi(arith::CmpIPredicate::slt, vectorColumn(columnBase, c), layout.loadEnd);
   }
-  /// `then` yields values of `types` when `cond` holds, `otherwise` else.
-  SmallVector<Value> ifElseValues(Value cond, TypeRange types,
-                                  function_ref<SmallVector<Value>()> then,
-                                  function_ref<SmallVector<Value>()> otherwise);
   SmallVector<Value> extractAll(Value vectorValue, int64_t size) {
     SmallVector<Value> out;
     for (int64_t v = 0; v < size; ++v)
@@ -261,22 +233,6 @@ private:
   Value packF32(ArrayRef<Value> values) {
     auto type = VectorType::get({static_cast<int64_t>(values.size())}, f32);
     return vector::FromElementsOp::create(b, loc, type, values);
-  }
-  /// Combines `values` pairwise (a tree: independent operations in flight, not a chain).
-  Value combineAll(SmallVector<Value> values, bool isMax) {
-    while (values.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t i = 0; i + 1 < values.size(); i += 2)
-        next.push_back(combine(values[i], values[i + 1], isMax));
-      if (values.size() % 2)
-        next.push_back(values.back());
-      values = std::move(next);
-    }
-    return values.front();
-  }
-  Value combine(Value l, Value r, bool isMax) {
-    return isMax ? Value(arith::MaximumFOp::create(b, loc, l, r))
-                 : Value(arith::AddFOp::create(b, loc, l, r));
   }
 
   /// The raw (storage type) contents of this thread's part of the row: its vectors, then its
@@ -298,15 +254,8 @@ private:
   /// `shared` keeps the row in dynamic shared memory between the passes.
   void emitChunkedPlan(bool shared);
 
-  OpBuilder &b;
-  Location loc;
-  FusedOp op;
-  StrategyAttr plan;
-  gpu::GPUFuncOp func;
-  int64_t lanes, rows, vector, chunks;
   int64_t clusterBlocks; ///< blocks a row is spread over (row_cluster), else 1
   int64_t rank;
-  Type f32;
   Type it;              ///< the type of row and column arithmetic (i32 or index)
   bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
 
@@ -340,48 +289,6 @@ private:
   bool skipRemoved = false;               ///< removed lanes are never read (see emitKernelContext)
   std::optional<size_t> firstLimitingMask;
 };
-
-Value KernelEmitter::toF32(Value v) {
-  Type t = v.getType();
-  if (t.isF32())
-    return v;
-  if (t.getIntOrFloatBitWidth() < 32)
-    return arith::ExtFOp::create(b, loc, f32, v);
-  return arith::TruncFOp::create(b, loc, f32, v);
-}
-
-Value KernelEmitter::fromF32(Value v, Type type) {
-  if (type.isF32())
-    return v;
-  return arith::TruncFOp::create(b, loc, type, v);
-}
-
-Value KernelEmitter::ifElse(Value cond, Type type, function_ref<Value()> then,
-                            function_ref<Value()> otherwise) {
-  return ifElseValues(
-      cond, TypeRange{type}, [&] { return SmallVector<Value>{then()}; },
-      [&] { return SmallVector<Value>{otherwise()}; })
-      .front();
-}
-
-SmallVector<Value> KernelEmitter::ifElseValues(Value cond, TypeRange types,
-                                               function_ref<SmallVector<Value>()> then,
-                                               function_ref<SmallVector<Value>()> otherwise) {
-  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  scf::YieldOp::create(b, loc, then());
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  scf::YieldOp::create(b, loc, otherwise());
-  return SmallVector<Value>(ifOp.getResults());
-}
-
-void KernelEmitter::ifThen(Value cond, function_ref<void()> then) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-  then();
-}
 
 void KernelEmitter::emitKernelContext() {
   Value tid = narrow(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -858,17 +765,6 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   return result;
 }
 
-std::pair<Value, Value> KernelEmitter::mergeMaxSum(Value ma, Value sa, Value mb, Value sb) {
-  // sum' = sum_a 2^((m_a - m) log2e) + sum_b 2^(...), with m = 0 for two rows of -inf.
-  Value m = arith::MaximumFOp::create(b, loc, ma, mb);
-  Value safe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
-                      f32Const(0.0), m);
-  Value s = arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, sa, emitExpShifted(b, loc, ma, safe)),
-      arith::MulFOp::create(b, loc, sb, emitExpShifted(b, loc, mb, safe)));
-  return {m, s};
-}
-
 std::pair<Value, Value> KernelEmitter::clusterMaxSum(Value max, Value sum) {
   // Thread 0 of each block publishes the block's pair in its own shared memory; after the
   // cluster barrier (arrive has release, wait acquire semantics) every thread reads the pairs of
@@ -1066,8 +962,7 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
     for (size_t i = layout.chunks; i < values.size(); ++i)
       llvm::append_range(maxTerms, values[i]);
     Value max = reduce(combineAll(maxTerms, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
-    Value maxSafe = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf()),
-                           f32Const(0.0), max);
+    Value maxSafe = safeMax(max);
     SmallVector<SmallVector<Value>> exps;
     SmallVector<Value> sumTerms;
     for (auto [c, chunk] : llvm::enumerate(values)) {
@@ -1104,7 +999,7 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
       auto [rowMax, rowSum] = clusterMaxSum(max, sum);
       NormalizationStats row = emitNormalizationStats(b, loc, op, rowMax, rowSum);
       if (normalization == Normalization::softmax) {
-        Value blockMasked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf());
+        Value blockMasked = isNegInf(max);
         Value scale =
             select(blockMasked, f32Const(0.0), emitExpShifted(b, loc, max, row.maxSafe));
         row.invSum = arith::MulFOp::create(b, loc, row.invSum, scale);
@@ -1178,10 +1073,6 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
   auto spans = [&](Value end) {
     Value main = maxsi(arith::SubIOp::create(b, loc, end, layout.head), index(0));
     return arith::CeilDivUIOp::create(b, loc, main, spanValue);
-  };
-  auto safeMax = [&](Value m) {
-    return select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf()),
-                  f32Const(0.0), m);
   };
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
   SmallVector<Value> edgeValues;

@@ -117,10 +117,17 @@ small_batch() {
     case_ "small_f32_$shape" "$s" --entry=softmax_dyn_f32 --shape=$shape --no-check --bench --reps=200
   done
   local b=$work/softmax_dyn_bf16.mlir
-  printf 'func.func @softmax_dyn_bf16(%%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {\n  %%y = softmax.softmax %%x : tensor<?x?xbf16>\n  return %%y : tensor<?x?xbf16>\n}\n' > "$b"
+  softmax_file_ softmax_dyn_bf16 "tensor<?x?xbf16>" "$b"
   for shape in 1x128256 8x131072 4x4194304; do
     case_ "small_bf16_$shape" "$b" --shape=$shape --no-check --bench --reps=200
   done
+}
+
+# softmax_file_ NAME TYPE PATH: a program @NAME(%x: TYPE) -> TYPE of one softmax over the last
+# axis (TYPE a tensor type, static or dynamic), written to PATH.
+softmax_file_() {
+  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
+    "$1" "$2" "$2" "$2" "$2" > "$3"
 }
 
 # Wide rows (the row_cluster widths and odd widths between its tiers), static and dynamic
@@ -129,13 +136,11 @@ wide() {
   local dir=$work/wide dtype n m t
   mkdir -p "$dir"
   for dtype in f32 bf16; do
-    printf 'func.func @dyn(%%x: tensor<?x?x%s>) -> tensor<?x?x%s> {\n  %%y = softmax.softmax %%x : tensor<?x?x%s>\n  return %%y : tensor<?x?x%s>\n}\n' \
-      $dtype $dtype $dtype $dtype > "$dir/dyn_$dtype.mlir"
+    softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
     for n in 32768 50257 65536 100000 128256 200000 262144; do
       [ "$dtype" = f32 ] && m=$(( (1 << 28) / (n * 4) + 1 )) || m=$(( (1 << 28) / (n * 2) + 1 ))
       t="tensor<${m}x${n}x${dtype}>"
-      printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
-        "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
+      softmax_file_ st "$t" "$dir/st_${dtype}_$n.mlir"
       case_ "wide_${dtype}_${n}" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
       case_ "wide_dyn_${dtype}_${n}" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
     done
@@ -149,13 +154,11 @@ narrow16() {
   local dir=$work/narrow16 dtype n m t
   mkdir -p "$dir"
   for dtype in bf16 f16; do
-    printf 'func.func @dyn(%%x: tensor<?x?x%s>) -> tensor<?x?x%s> {\n  %%y = softmax.softmax %%x : tensor<?x?x%s>\n  return %%y : tensor<?x?x%s>\n}\n' \
-      $dtype $dtype $dtype $dtype > "$dir/dyn_$dtype.mlir"
+    softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
     for n in 32 64; do
       m=$(( (1 << 27) / n ))
       t="tensor<${m}x${n}x${dtype}>"
-      printf 'func.func @st(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x : %s\n  return %%y : %s\n}\n' \
-        "$t" "$t" "$t" "$t" > "$dir/st_${dtype}_$n.mlir"
+      softmax_file_ st "$t" "$dir/st_${dtype}_$n.mlir"
       printf 'func.func @old(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = %s, rows = %s, vector = 8, chunks = 4>]} : %s -> %s\n  return %%y : %s\n}\n' \
         "$t" "$t" $((n / 32)) $((256 * 32 / n)) "$t" "$t" "$t" > "$dir/old_${dtype}_$n.mlir"
       case_ "narrow_${dtype}_$n" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20

@@ -106,3 +106,31 @@ func.func @cast_only(%x: tensor<64x65536xf32>) -> tensor<64x65536xbf16> {
   %0 = softmax.fused none %x axis = 1 prologue [#softmax.round<bf16>] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>]} : tensor<64x65536xf32> -> tensor<64x65536xbf16>
   return %0 : tensor<64x65536xbf16>
 }
+
+// -----
+
+// A 16-block cluster (sm_90's non-portable size) without values of side operands along the row:
+// capped at two blocks a multiprocessor (128 registers for 256 threads), below the budget of the
+// register plan and the exchange; with a bias along the row the budget stays (its values are
+// held in registers too).
+// CHECK-LABEL: func.func @sixteen(
+// CHECK: gpu.launch_func @softmax_kernels::@sixteen_0_row_cluster clusters in (%c16
+// CHECK: gpu.func @sixteen_0_row_cluster(
+// CHECK-SAME: nvvm.maxnreg = 128 : i32
+// CHECK: gpu.func @sixteen_0_row_cluster_general(
+// CHECK-SAME: nvvm.maxnreg = 128 : i32
+func.func @sixteen(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
+  %0 = softmax.softmax %x : tensor<8x262144xf32>
+  return %0 : tensor<8x262144xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @sixteen_bias(
+// CHECK: gpu.func @sixteen_bias_0_row_cluster(
+// CHECK-SAME: nvvm.maxnreg = 248 : i32
+func.func @sixteen_bias(%x: tensor<8x262144xf32>, %b: tensor<262144xf32>) -> tensor<8x262144xf32> {
+  %a = softmax.add_bias %x, %b : tensor<8x262144xf32>, tensor<262144xf32>
+  %0 = softmax.softmax %a : tensor<8x262144xf32>
+  return %0 : tensor<8x262144xf32>
+}

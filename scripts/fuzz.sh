@@ -60,6 +60,7 @@ status=$?
 set -e
 if [ "$status" -ne 0 ]; then
   echo "fuzz: FINDING (libFuzzer exited $status)"
+  ours=0
   for finding in "$findings"/*; do
     # slow-unit-*: inputs slower than any before (not findings; libFuzzer keeps them).
     case $(basename "$finding") in slow-unit-*) continue ;; esac
@@ -67,7 +68,23 @@ if [ "$status" -ne 0 ]; then
     echo "=== reproducer $finding (replay: $build/bin/softmax-fuzz $finding)"
     head -c 4000 "$finding" | cat -v
     echo
+    # A crash that upstream's own mlir-opt meets by only parsing the input is upstream's
+    # (docs/fuzzing.md lists those met so far): reported, not counted against this project.
+    # mlir-opt does not know the softmax dialect, so an input that uses it never counts as
+    # upstream's, nor does a hang or a memory blow-up (mlir-opt exits, not dies, on those).
+    set +e
+    timeout 60 /usr/lib/llvm-22/bin/mlir-opt "$finding" > /dev/null 2>&1
+    upstream=$?
+    set -e
+    if [ "$upstream" -gt 128 ] && [ "$upstream" -ne 137 ]; then
+      echo "=== upstream: /usr/lib/llvm-22/bin/mlir-opt dies on it too (exit $upstream), with no" \
+        "code of this project; add it to docs/fuzzing.md and to hitsKnownUpstreamCrash"
+    else
+      ours=1
+    fi
   done
-  exit 1
+  [ "$ours" = 1 ] && exit 1
+  echo "fuzz: every finding is upstream's: not failing; the run stopped at the first of them"
+  exit 0
 fi
 echo "fuzz: no finding (${SOFTMAX_FUZZ_RUNS:+$SOFTMAX_FUZZ_RUNS inputs, }at most $seconds s; $(( $(date +%s) - start )) s in all)"

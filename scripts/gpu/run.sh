@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|narrow16|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -360,6 +360,16 @@ sweep() {
   python3 "$root/scripts/gpu/sweep.py" --runner "$run" --out "$out" --jsonl-dir "$logs"
 }
 
+# Occupancy against registers: the 16-bit softmax programs at 2048-16384 columns and the
+# attention chain, static and dynamic, with every kernel's register budget capped
+# (softmax-run --max-registers; REGISTER_CAPS, 0: the plans' own). registers.txt goes to $out.
+registers() {
+  python3 "$root/scripts/gpu/registers.py" --runner "$run" --out "$out" --logs "$logs" \
+    --caps "${REGISTER_CAPS:-0,64,56,48}" ${REGISTER_ONLY:+--only "$REGISTER_ONLY"} \
+    ${REGISTER_WIDTHS:+--widths "$REGISTER_WIDTHS"} ${REGISTER_TAG:+--tag "$REGISTER_TAG"} ||
+    failures=$((failures + 1))
+}
+
 # The bandwidth table over the anchors' shapes (docs/performance.md).
 bandwidth() {
   python3 "$root/scripts/gpu/bandwidth.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
@@ -387,7 +397,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, narrow16, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

@@ -222,6 +222,9 @@ static cl::opt<int64_t> registersPerThread("registers-per-thread",
 static cl::opt<int64_t> threadsPerBlock("threads-per-block",
                                         cl::desc("Largest block for strategy selection"),
                                         cl::init(0), cl::cat(pipelineCategory));
+static cl::opt<int64_t> maxRegisters(
+    "max-registers", cl::desc("Cap on every kernel's register budget (nvvm.maxnreg; 0: none)"),
+    cl::init(0), cl::cat(pipelineCategory));
 static cl::opt<std::string> ptxFile("dump-ptx",
                                     cl::desc("Also write the kernels' PTX here ('-': stderr)"),
                                     cl::init(""), cl::cat(pipelineCategory));
@@ -720,6 +723,7 @@ static RunnerOptions readCommandLine() {
   options.pipeline.binaryFormat = binaryFormat;
   options.pipeline.registersPerThread = registersPerThread;
   options.pipeline.threadsPerBlock = threadsPerBlock;
+  options.pipeline.maxRegisters = maxRegisters;
   options.pipeline.ptxFile = ptxFile;
   return options;
 }

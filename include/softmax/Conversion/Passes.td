@@ -36,7 +36,10 @@ def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "GPU architecture whose limits the plans must fit (sm_80, sm_86, sm_89, sm_90, sm_90a)">
+           "GPU architecture whose limits the plans must fit (sm_80, sm_86, sm_89, sm_90, sm_90a)">,
+    Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
+           "Cap on every kernel's register budget (nvvm.maxnreg), 24 to 255; 0: each plan's "
+           "own. For occupancy experiments: below what a kernel needs, ptxas spills">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

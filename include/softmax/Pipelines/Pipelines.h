@@ -44,6 +44,10 @@ struct SoftmaxToNVVMOptions : public PassPipelineOptions<SoftmaxToNVVMOptions> {
       *this, "registers-per-thread",
       llvm::cl::desc("Register budget of a thread for strategy selection (0: the chip's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("Cap on every kernel's register budget (nvvm.maxnreg; 0: each plan's own)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Largest block for strategy selection (0: the chip's)"), llvm::cl::init(0)};

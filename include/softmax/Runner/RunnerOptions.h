@@ -35,6 +35,7 @@ struct PipelineSettings {
   std::string binaryFormat = "isa";
   int64_t registersPerThread = 0;
   int64_t threadsPerBlock = 0;
+  int64_t maxRegisters = 0; ///< cap on every kernel's nvvm.maxnreg (0: none)
   std::string ptxFile; ///< --dump-ptx
 };
 

@@ -33,6 +33,10 @@ llvm::Error mlir::softmax::verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions
     if (feature.size() < 2 || (feature.front() != '+' && feature.front() != '-'))
       return error("features must be a comma-separated list of +feature or -feature (e.g. "
                    "+ptx80), got '" + options.features + "'");
+  int64_t maxRegisters = options.maxRegisters;
+  if (maxRegisters != 0 && (maxRegisters < 24 || maxRegisters > 255))
+    return error("max-registers must be 0 (each plan's own budget) or in [24, 255], got " +
+                 Twine(maxRegisters));
   if (!options.ptxFile.empty() && format != "isa")
     return error("ptx-file needs format=isa (with format=" + format + " there is no PTX to write)");
   return llvm::Error::success();
@@ -54,6 +58,7 @@ void mlir::softmax::buildSoftmaxToGPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createSelectStrategyPass(strategy));
   LowerToGPUPassOptions lower;
   lower.chip = options.chip;
+  lower.maxRegisters = options.maxRegisters;
   pm.addPass(createLowerToGPUPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -61,6 +61,7 @@ FailureOr<ProgramPlan> planProgram(ModuleOp module, llvm::StringRef entry,
   // shared memory), as in buildSoftmaxToNVVMPipeline.
   mlir::softmax::LowerToGPUPassOptions lowerOptions;
   lowerOptions.chip = settings.chip;
+  lowerOptions.maxRegisters = settings.maxRegisters;
   lower.addPass(mlir::softmax::createLowerToGPUPass(lowerOptions));
   if (failed(lower.run(*clone)))
     return failure();

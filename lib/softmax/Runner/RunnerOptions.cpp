@@ -20,6 +20,7 @@ void softmax::runner::fillPipelineOptions(const PipelineSettings &settings,
   options.format = settings.binaryFormat;
   options.registersPerThread = settings.registersPerThread;
   options.threadsPerBlock = settings.threadsPerBlock;
+  options.maxRegisters = settings.maxRegisters;
   options.ptxFile = settings.ptxFile;
 }
 

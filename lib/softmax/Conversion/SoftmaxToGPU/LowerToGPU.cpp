@@ -397,6 +397,12 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
                          << "' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)";
       return signalPassFailure();
     }
+    if (maxRegisters != 0 && (maxRegisters < 24 || maxRegisters > 255)) {
+      module.emitError() << "softmax-lower-to-gpu: max-registers must be 0 (each plan's own "
+                            "budget) or in [24, 255], got "
+                         << static_cast<int64_t>(maxRegisters);
+      return signalPassFailure();
+    }
     if (failed(checkReachable(module)))
       return signalPassFailure();
 
@@ -449,6 +455,13 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
       if (failed(FunctionLowering(func, kernels).run()))
         return signalPassFailure();
     }
+    if (maxRegisters != 0)
+      kernels.walk([&](gpu::GPUFuncOp kernel) {
+        if (auto budget = kernel->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
+          kernel->setAttr("nvvm.maxnreg",
+                          builder.getI32IntegerAttr(static_cast<int32_t>(
+                              std::min<int64_t>(budget.getInt(), maxRegisters))));
+      });
   }
 
 private:

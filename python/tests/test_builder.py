@@ -129,8 +129,11 @@ def test_dynamic_program_serves_every_plan(options):
     # The widths of scripts/gpu/python_check.py; the tiers' boundaries are docs/strategies.md's.
     # 70000 and 200000 columns: a cluster of blocks a row for f32 (sm_90, up to 16 blocks of
     # 16384 columns); 16-bit inputs are not clustered.
+    # The chain's bias and boolean mask along the row take registers too: its widest row in
+    # registers is narrower (softmax-select-strategy), and 16384 columns go to shared memory.
     cluster = "row_cluster" if spec.dtype == "f32" else "chunked_online"
-    expected = {32: "multi_row", 1000: "", 4096: "row_registers", 16384: "row_registers",
+    widest = "row_registers" if spec.dtype == "f32" else "row_shared"
+    expected = {32: "multi_row", 1000: "", 4096: "row_registers", 16384: widest,
                 70000: cluster, 200000: cluster, 300000: "chunked_online"}
     for width, plan in expected.items():
         shape = (3, 5, width)[-spec.rank:]

@@ -1288,23 +1288,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
 } // namespace
 
 int64_t mlir::softmax::getSideOperandRegisters(FusedOp op, StrategyAttr plan) {
-  int64_t values = plan.getVector() * plan.getChunks();
-  int64_t registers = 0;
-  for (Attribute step : op.getPrologue()) {
-    Value operand;
-    if (auto bias = dyn_cast<BiasStepAttr>(step))
-      operand = op.getSideOperands()[bias.getOperand()];
-    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
-      operand = op.getSideOperands()[mask.getOperand()];
-    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
-    if (!type || type.getShape().back() == 1)
-      continue; // a scalar, or one value a row
-    // A bias the same for every row is loaded once and held across the block's rows; a
-    // boolean mask takes a register an element while its row is computed.
-    int64_t bits = type.getElementTypeBitWidth();
-    registers += bits == 1 ? values : llvm::divideCeil(values * bits, 32);
-  }
-  return registers;
+  return op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks());
 }
 
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
@@ -1355,10 +1339,19 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
                                                            isPipelined(op, plan))
                                 : plan.getVector() * plan.getChunks() / 2 + 48;
   // The register plans hold a bias for the thread's columns across the block's rows (LLVM
-  // hoists its loads out of the row loop) and a row's mask bits with its values. (In the
-  // two-pass plans side values live for one span; their budget is left as it is.)
+  // hoists its loads out of the row loop) and a row's mask bits with its values. In the
+  // two-pass plans side values live for one span: a quarter of them, and in the general
+  // kernel (64-bit arithmetic, edge columns) 24 more and another quarter; calibrated with
+  // ptxas on the generated programs that spilled at 64 (seeds 40, 50 and 89 of
+  // scripts/softmax_gen.py: 8 to 80 bytes). The general kernel of a register plan with side
+  // operands along the row takes 24 more too (the narrow tiers of the Python builder's full
+  // chain spilled 64-84 bytes without them).
+  int64_t side = getSideOperandRegisters(op, plan);
+  bool general = variant == RowKernelVariant::General;
   if (registerPlan)
-    needed += getSideOperandRegisters(op, plan);
+    needed += side + (general && side > 0 ? 24 : 0);
+  else
+    needed += side / 4 + (general && side > 0 ? 24 + side / 4 : 0);
   // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
   // exchange's state (measured: the pipelined bf16 attention chain over 4 blocks spilled 92
   // bytes at the register plan's budget).

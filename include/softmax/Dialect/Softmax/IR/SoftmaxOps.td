@@ -270,6 +270,13 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     int64_t getRowWidth() { return getInput().getType().getDimSize(getNormalizedAxis()); }
     /// Checks `strategies` against the row width.
     ::mlir::LogicalResult verifyStrategies();
+    /// Registers a thread of a register plan holds for side operands read along the row when
+    /// it keeps `values` of a row: a bias, its values for the thread's columns in its
+    /// element type (held across the block's rows: LLVM hoists their loads out of the row
+    /// loop); a boolean mask, a register an element while its row is computed. Scalars and values of
+    /// one a row take none. The plans must fit it (softmax-select-strategy) and the kernels'
+    /// register budgets include it (softmax-lower-to-gpu).
+    int64_t getRowSideOperandRegisters(int64_t values);
   }];
 }
 

@@ -415,6 +415,23 @@ LogicalResult FusedOp::verify() {
   return verifyStrategies();
 }
 
+int64_t FusedOp::getRowSideOperandRegisters(int64_t values) {
+  int64_t registers = 0;
+  for (Attribute step : getPrologue()) {
+    Value operand;
+    if (auto bias = dyn_cast<BiasStepAttr>(step))
+      operand = getSideOperands()[bias.getOperand()];
+    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
+      operand = getSideOperands()[mask.getOperand()];
+    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
+    if (!type || type.getRank() == 0 || type.getShape().back() == 1)
+      continue; // a scalar, or one value a row
+    int64_t bits = type.getElementTypeBitWidth();
+    registers += bits == 1 ? values : llvm::divideCeil(values * bits, 32);
+  }
+  return registers;
+}
+
 LogicalResult FusedOp::verifyStrategies() {
   ArrayAttr strategies = getStrategiesAttr();
   if (!strategies)

@@ -48,6 +48,10 @@ namespace {
 /// 1.04x with 64 lanes of 32, and at 1.01x against 1.03x on 16x4096x4096 (256 of 16 against 128
 /// of 32): with fewer values a thread, more of a row's threads find nothing to read and wait at
 /// the reductions (bench/results/2026-11-30-h200/compare-5d1b36b.txt against compare-fd50658.txt).
+/// Not with side operands along the row (`readsPrefix` is false then): a bias or a boolean
+/// mask beside 32 values of a pipelined 16-bit row took ptxas 150-260 registers where the
+/// estimates said 110-160, and the narrow tiers (one or two lanes a row) spilled 64-320 bytes
+/// (the Python builder's full chain, generated seed 87: test/Pipelines/ptxas-no-spills-side-operands.mlir).
 int64_t valuesPerThread(int64_t width, int64_t elementBytes, int64_t inputBytes,
                         bool readsPrefix) {
   if (inputBytes < 4 && readsPrefix)
@@ -94,11 +98,14 @@ public:
   /// The widest vector (in elements) of one access: 16 bytes of the wider type.
   int64_t widestVector(int64_t elementBytes) const { return target.vectorBytes / elementBytes; }
 
-  /// A plan keeping rows of `width` elements in registers, or null when they do not fit.
+  /// A plan keeping rows of `width` elements of `op` in registers, or null when they do not
+  /// fit (with the registers its side operands along the row take: the kernels spilled
+  /// without them, e.g. a boolean mask on the widest dynamic tier of 512 threads, which
+  /// cannot have more than 128 registers; test/Fuzz/Open in docs/fuzzing.md).
   /// `readsPrefix`: the op reads each row only up to a -inf mask's limit (valuesPerThread).
   /// `clusterBlocks` > 1: the plan of one block of a row_cluster plan holding `width` columns
   /// (one row a block, not pipelined).
-  StrategyAttr registerPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
+  StrategyAttr registerPlan(FusedOp op, int64_t width, int64_t elementBytes, int64_t inputBytes,
                            std::optional<int64_t> rowCount, bool readsPrefix,
                            int64_t clusterBlocks = 1) const {
     int64_t widest = widestVector(elementBytes);
@@ -119,7 +126,8 @@ public:
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
-      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes, pipelined) >
+      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes, pipelined) +
+                  op.getRowSideOperandRegisters(values) >
               registers ||
           values / vector > 64)
         continue;
@@ -148,7 +156,7 @@ public:
   /// except for a few rows known statically (`rowCount` <= kFewRows: every cluster at once on the
   /// GPU), where spreading the row wins on latency: bf16 1x128256 8.7 us against 22.8 us, and
   /// 8x131072 8.6 us (small-batch-b19d220.txt).
-  StrategyAttr clusterPlan(int64_t width, int64_t elementBytes, int64_t inputBytes,
+  StrategyAttr clusterPlan(FusedOp op, int64_t width, int64_t elementBytes, int64_t inputBytes,
                            bool readsPrefix, std::optional<int64_t> rowCount) const {
     constexpr int64_t kFewRows = 16;
     bool fewRows = rowCount && *rowCount <= kFewRows;
@@ -157,8 +165,8 @@ public:
     int64_t blocks = llvm::divideCeil(width, kWidestRegisterRow);
     if (blocks > target.clusterBlocks)
       return {};
-    return registerPlan(llvm::divideCeil(width, blocks), elementBytes, inputBytes, std::nullopt,
-                        readsPrefix, blocks);
+    return registerPlan(op, llvm::divideCeil(width, blocks), elementBytes, inputBytes,
+                        std::nullopt, readsPrefix, blocks);
   }
 
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
@@ -180,15 +188,16 @@ public:
                              vector, chunks);
   }
 
-  /// The widest row a register plan holds with this element type: the most values any block
-  /// size leaves room for, times its lanes.
-  int64_t registerLimit(int64_t vector, int64_t inputBytes) const {
+  /// The widest row of `op` a register plan holds with this element type: the most values any
+  /// block size leaves room for (with the side operands' registers), times its lanes.
+  int64_t registerLimit(FusedOp op, int64_t vector, int64_t inputBytes) const {
     int64_t limit = 0;
     for (int64_t lanes = target.warpSize; lanes <= maxThreads; lanes *= 2) {
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes));
       int64_t values = 0;
       while (getRegisterPlanRegisters(lanes, vector, values / vector + 1, inputBytes,
-                                      isPipelinedInput(inputBytes)) <=
+                                      isPipelinedInput(inputBytes)) +
+                     op.getRowSideOperandRegisters(values + vector) <=
                  registers &&
              values / vector + 1 <= 64)
         values += vector;
@@ -270,12 +279,14 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       int64_t inputBytes = type.getElementTypeBitWidth() / 8;
       int64_t width = op.getRowWidth();
       int64_t vector = planner.widestVector(elementBytes);
-      // A -inf padding or causal mask: the kernels read each row up to its limit only.
-      bool readsPrefix = llvm::any_of(op.getPrologue(), [](Attribute step) {
-        auto mask = dyn_cast<MaskStepAttr>(step);
-        return mask && mask.getKind() != MaskKind::tensor && mask.getFill().isInfinity() &&
-               mask.getFill().isNegative();
-      });
+      // A -inf padding or causal mask: the kernels read each row up to its limit only
+      // (valuesPerThread's rule for such rows assumes nothing else held along the row).
+      bool readsPrefix = op.getRowSideOperandRegisters(1) == 0 &&
+                         llvm::any_of(op.getPrologue(), [](Attribute step) {
+                           auto mask = dyn_cast<MaskStepAttr>(step);
+                           return mask && mask.getKind() != MaskKind::tensor &&
+                                  mask.getFill().isInfinity() && mask.getFill().isNegative();
+                         });
       std::optional<int64_t> rowCount;
       if (type.hasStaticShape())
         rowCount = type.getNumElements() / std::max<int64_t>(1, width);
@@ -283,9 +294,9 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       SmallVector<Attribute> plans;
       if (!ShapedType::isDynamic(width)) {
         StrategyAttr plan =
-            planner.registerPlan(width, elementBytes, inputBytes, rowCount, readsPrefix);
+            planner.registerPlan(op, width, elementBytes, inputBytes, rowCount, readsPrefix);
         if (!plan)
-          plan = planner.clusterPlan(width, elementBytes, inputBytes, readsPrefix, rowCount);
+          plan = planner.clusterPlan(op, width, elementBytes, inputBytes, readsPrefix, rowCount);
         if (!plan)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
@@ -294,7 +305,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         // runs the first that fits. A width runs the plan a static width at the top of its
         // tier gets, so a dynamic program is as lean as its static twin there (registers, lanes
         // at work, bytes in flight).
-        int64_t limit = planner.registerLimit(vector, inputBytes);
+        int64_t limit = planner.registerLimit(op, vector, inputBytes);
         SmallVector<int64_t> tiers;
         for (int64_t tier = kSmallestTier; tier < limit; tier *= 2)
           tiers.push_back(tier);
@@ -302,7 +313,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           tiers.push_back(limit);
         for (int64_t tier : tiers) {
           if (StrategyAttr plan =
-                  planner.registerPlan(tier, elementBytes, inputBytes, rowCount, readsPrefix))
+                  planner.registerPlan(op, tier, elementBytes, inputBytes, rowCount, readsPrefix))
             if (plans.empty() || plans.back() != plan)
               plans.push_back(plan);
         }
@@ -310,8 +321,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         // hold.
         if (limit == kWidestRegisterRow)
           for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
-            if (StrategyAttr plan = planner.clusterPlan(blocks * limit, elementBytes, inputBytes,
-                                                        readsPrefix, rowCount))
+            if (StrategyAttr plan = planner.clusterPlan(op, blocks * limit, elementBytes,
+                                                        inputBytes, readsPrefix, rowCount))
               plans.push_back(plan);
         // The row in shared memory where it is wider than every tier so far.
         if (StrategyAttr plan = planner.sharedPlan(width, vector))

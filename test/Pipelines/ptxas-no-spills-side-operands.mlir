@@ -1,0 +1,86 @@
+// Programs whose kernels spilled before the plans and register budgets counted the registers
+// side operands along the row take (the generator's finds, docs/fuzzing.md; each was
+// test/Fuzz/Open/spill-gen-N.mlir, 8 to 320 bytes of spills): a boolean mask on the widest
+// dynamic tier (gen_39, gen_46: 512 threads cannot have the 160 registers it needed; gen_26 at
+// 256 threads needed more than 255), two-pass plans with side operands (gen_40, gen_50), a
+// bf16 bias with a padding mask on rows of one or two lanes (gen_87), and the Python builder's
+// full chain (scale, causal, bias, padding, boolean mask, log_softmax on a 3-d bf16 tensor).
+// Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling.
+// REQUIRES: ptxas
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+// RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
+
+// COUNT: 130
+// NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: bytes
+
+// With a boolean mask along the row, the widest register tier of gen_39 holds 8192 columns (256
+// lanes of 32), not 16384 (512 lanes of 32 and the mask: 160 registers of 128).
+// PLAN-LABEL: func.func @gen_39
+// PLAN: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared
+// A bias along the row: the prefix-read rule (32 values a thread) does not apply, and rows of
+// 32 columns take 4 lanes of 8 (gen_87's plans had 1 lane of 32).
+// PLAN-LABEL: func.func @gen_87
+// PLAN: #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>
+
+func.func @gen_26(%x: tensor<64x?xf16>, %a1: tensor<?xi1>, %a2: tensor<64xi32>) -> tensor<64x?xbf16> {
+  %v0 = softmax.cast %x : tensor<64x?xf16> to tensor<64x?xf32>
+  %v1 = softmax.mask %v0, causal offset = 0 axis = -1 fill = 0.0 : tensor<64x?xf32>
+  %v2 = softmax.mask %v1, tensor %a1 axis = -1 fill = -30000.0 : tensor<64x?xf32>, tensor<?xi1>
+  %v3 = softmax.mask %v2, padding %a2 axis = -1 : tensor<64x?xf32>, tensor<64xi32>
+  %v4 = softmax.softmax %v3 axis = -1 masked_rows = zero : tensor<64x?xf32>
+  %v5 = softmax.cast %v4 : tensor<64x?xf32> to tensor<64x?xbf16>
+  return %v5 : tensor<64x?xbf16>
+}
+
+func.func @gen_39(%x: tensor<4x?xbf16>, %a1: tensor<?xi1>) -> tensor<4x?xbf16> {
+  %v0 = softmax.cast %x : tensor<4x?xbf16> to tensor<4x?xf16>
+  %v1 = softmax.mask %v0, tensor %a1 axis = 1 fill = -10000.0 : tensor<4x?xf16>, tensor<?xi1>
+  %v2 = softmax.scale %v1 by 0.088388 : tensor<4x?xf16>
+  %v3 = softmax.softmax %v2 axis = 1 masked_rows = zero : tensor<4x?xf16>
+  %v4 = softmax.cast %v3 : tensor<4x?xf16> to tensor<4x?xbf16>
+  return %v4 : tensor<4x?xbf16>
+}
+
+func.func @gen_40(%x: tensor<?x4x?x60000xf16>, %a1: tensor<60000xi1>) -> tensor<?x4x?x60000xf16> {
+  %v0 = softmax.mask %x, tensor %a1 axis = -1 : tensor<?x4x?x60000xf16>, tensor<60000xi1>
+  %v1 = softmax.mask %v0, causal offset = 100 axis = -1 fill = -30000.0 : tensor<?x4x?x60000xf16>
+  %v2 = softmax.softmax %v1 axis = -1 masked_rows = zero : tensor<?x4x?x60000xf16>
+  return %v2 : tensor<?x4x?x60000xf16>
+}
+
+func.func @gen_46(%x: tensor<?xbf16>, %a1: tensor<?xi1>) -> tensor<?xf16> {
+  %v0 = softmax.mask %x, tensor %a1 axis = 0 fill = 0.0 : tensor<?xbf16>, tensor<?xi1>
+  %v1 = softmax.softmax %v0 axis = 0 masked_rows = zero : tensor<?xbf16>
+  %v2 = softmax.cast %v1 : tensor<?xbf16> to tensor<?xf16>
+  return %v2 : tensor<?xf16>
+}
+
+func.func @gen_50(%x: tensor<4x8x?x20000xbf16>, %a1: tensor<8x1x20000xf32>) -> tensor<4x8x?x20000xf32> {
+  %v0 = softmax.cast %x : tensor<4x8x?x20000xbf16> to tensor<4x8x?x20000xf32>
+  %v1 = softmax.add_bias %v0, %a1 : tensor<4x8x?x20000xf32>, tensor<8x1x20000xf32>
+  %v2 = softmax.log_softmax %v1 axis = 3 masked_rows = nan : tensor<4x8x?x20000xf32>
+  return %v2 : tensor<4x8x?x20000xf32>
+}
+
+func.func @gen_87(%x: tensor<64x?xf16>, %a1: tensor<?xbf16>, %a2: tensor<64xi32>) -> tensor<64x?xf16> {
+  %v0 = softmax.add_bias %x, %a1 : tensor<64x?xf16>, tensor<?xbf16>
+  %v1 = softmax.scale %v0 by 0.088388 : tensor<64x?xf16>
+  %v2 = softmax.mask %v1, padding %a2 axis = -1 : tensor<64x?xf16>, tensor<64xi32>
+  %v3 = softmax.softmax %v2 axis = -1 masked_rows = zero : tensor<64x?xf16>
+  return %v3 : tensor<64x?xf16>
+}
+
+func.func @builder_chain(%x: tensor<?x?x?xbf16>, %bias: tensor<1x1x?xbf16>, %lengths: tensor<?x?xi32>, %mask: tensor<?x1x?xi1>, %inv_temperature: f32) -> tensor<?x?x?xf32> {
+  %v1 = softmax.cast %x : tensor<?x?x?xbf16> to tensor<?x?x?xf32>
+  %v2 = softmax.scale %v1 by 1.25000000000000000e-01 : tensor<?x?x?xf32>
+  %v3 = softmax.add_bias %v2, %bias : tensor<?x?x?xf32>, tensor<1x1x?xbf16>
+  %v4 = softmax.scale %v3 by %inv_temperature : tensor<?x?x?xf32>, f32
+  %v5 = softmax.mask %v4, causal : tensor<?x?x?xf32>
+  %v6 = softmax.mask %v5, padding %lengths : tensor<?x?x?xf32>, tensor<?x?xi32>
+  %v7 = softmax.mask %v6, tensor %mask : tensor<?x?x?xf32>, tensor<?x1x?xi1>
+  %v8 = softmax.log_softmax %v7 : tensor<?x?x?xf32>
+  return %v8 : tensor<?x?x?xf32>
+}

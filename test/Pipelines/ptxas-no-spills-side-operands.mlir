@@ -4,7 +4,10 @@
 // dynamic tier (gen_39, gen_46: 512 threads cannot have the 160 registers it needed; gen_26 at
 // 256 threads needed more than 255), two-pass plans with side operands (gen_40, gen_50), a
 // bf16 bias with a padding mask on rows of one or two lanes (gen_87), and the Python builder's
-// full chain (scale, causal, bias, padding, boolean mask, log_softmax on a 3-d bf16 tensor).
+// full chain (scale, causal, bias, padding, boolean mask, log_softmax on a 3-d bf16 tensor);
+// and a plain dynamic f32 log_softmax (gen_235), whose row_cluster tiers spilled 8 bytes at the
+// two-blocks cap of 128 registers that softmax fits (log_softmax needs 136), and an f32 row
+// under two causal masks (gen_325: its 16-block general kernel spilled 8 bytes at that cap).
 // Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -12,7 +15,7 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 // RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
 
-// COUNT: 130
+// COUNT: 192
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -83,4 +86,17 @@ func.func @builder_chain(%x: tensor<?x?x?xbf16>, %bias: tensor<1x1x?xbf16>, %len
   %v7 = softmax.mask %v6, tensor %mask : tensor<?x?x?xf32>, tensor<?x1x?xi1>
   %v8 = softmax.log_softmax %v7 : tensor<?x?x?xf32>
   return %v8 : tensor<?x?x?xf32>
+}
+
+func.func @gen_235(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %v0 = softmax.log_softmax %x axis = -1 masked_rows = zero : tensor<?x?x?xf32>
+  return %v0 : tensor<?x?x?xf32>
+}
+
+func.func @gen_325(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %v0 = softmax.mask %x, causal offset = -4 axis = -1 : tensor<2x?xf32>
+  %v1 = softmax.mask %v0, causal offset = 100 axis = -1 : tensor<2x?xf32>
+  %v2 = softmax.scale %v1 by 0.5 : tensor<2x?xf32>
+  %v3 = softmax.softmax %v2 axis = -1 masked_rows = nan : tensor<2x?xf32>
+  return %v3 : tensor<2x?xf32>
 }

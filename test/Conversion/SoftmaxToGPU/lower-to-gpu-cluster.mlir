@@ -134,3 +134,15 @@ func.func @sixteen_bias(%x: tensor<8x262144xf32>, %b: tensor<262144xf32>) -> ten
   %0 = softmax.softmax %a : tensor<8x262144xf32>
   return %0 : tensor<8x262144xf32>
 }
+
+// -----
+
+// log_softmax keeps its values to the end and needs more than 128 registers (ptxas spilled 8
+// bytes at 128 in the dynamic tiers): no cap, the budget of the plan and the exchange.
+// CHECK-LABEL: func.func @sixteen_log(
+// CHECK: gpu.func @sixteen_log_0_row_cluster(
+// CHECK-SAME: nvvm.maxnreg = 184 : i32
+func.func @sixteen_log(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
+  %0 = softmax.log_softmax %x : tensor<8x262144xf32>
+  return %0 : tensor<8x262144xf32>
+}

@@ -1340,10 +1340,10 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
                                 : plan.getVector() * plan.getChunks() / 2 + 48;
   // The register plans hold a bias for the thread's columns across the block's rows (LLVM
   // hoists its loads out of the row loop) and a row's mask bits with its values. In the
-  // two-pass plans side values live for one span: a quarter of them, and in the general
-  // kernel (64-bit arithmetic, edge columns) 24 more and another quarter; calibrated with
-  // ptxas on the generated programs that spilled at 64 (seeds 40, 50 and 89 of
-  // scripts/softmax_gen.py: 8 to 80 bytes). The general kernel of a register plan with side
+  // two-pass plans side values live for one span: an eighth of them, and in the general
+  // kernel (64-bit arithmetic, edge columns) 24 more and a quarter; calibrated with ptxas on
+  // the generated programs that spilled at 64 (seeds 40, 50 and 89 of scripts/softmax_gen.py:
+  // 8 to 80 bytes; seed 89's fast kernel fits 72 but spilled 16 bytes when allowed 80). The general kernel of a register plan with side
   // operands along the row takes 24 more too (the narrow tiers of the Python builder's full
   // chain spilled 64-84 bytes without them).
   int64_t side = getSideOperandRegisters(op, plan);
@@ -1351,7 +1351,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   if (registerPlan)
     needed += side + (general && side > 0 ? 24 : 0);
   else
-    needed += side / 4 + (general && side > 0 ? 24 + side / 4 : 0);
+    needed += side / 8 + (general && side > 0 ? 24 + side / 4 : 0);
   // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
   // exchange's state (measured: the pipelined bf16 attention chain over 4 blocks spilled 92
   // bytes at the register plan's budget).
@@ -1364,9 +1364,14 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // ptxas fits those kernels there without spilling (the estimate above is conservative), and
   // left the budget above it took more: the dynamic 16-block tier used 135 registers (one
   // block a multiprocessor) and ran f32 262144 at 0.50x copy where the static kernel, at 120,
-  // ran at 0.71x (bench/results/2026-12-01-h200/wide-7fb894e.txt).
+  // ran at 0.71x (bench/results/2026-12-01-h200/wide-7fb894e.txt). Not log_softmax, which
+  // keeps its values (not its exps) to the end and needs 8 more (ptxas: 136 for 64 values;
+  // at 128 the dynamic tiers spilled 8 bytes, generated seed 235), nor rows under masks,
+  // whose read tests need a few more too (two causal masks: 8 bytes, seed 325).
   int64_t twoBlocks = 65536 / (2 * threads) / 8 * 8;
+  bool masked = llvm::any_of(op.getPrologue(), llvm::IsaPred<MaskStepAttr>);
   if (plan.getPlan() == KernelPlan::row_cluster && getSideOperandRegisters(op, plan) == 0 &&
+      op.getNormalization() != Normalization::log_softmax && !masked &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));

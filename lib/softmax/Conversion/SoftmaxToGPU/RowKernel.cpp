@@ -1285,6 +1285,15 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   gpu::ReturnOp::create(b, loc);
 }
 
+/// Registers a thread of a two-pass plan (chunked_online, row_shared) needs for `values` a
+/// span: half of them (a span's values are reduced as they arrive) and 48 for addresses and
+/// the running max and sum, calibrated on the chosen plans (32 values a span); values past 32
+/// (hand-written plans) count whole (ptxas: 64 values of f32 under two causal masks needed 88,
+/// and spilled 60 bytes at 80; generated seed 361).
+int64_t getTwoPassPlanRegisters(int64_t values) {
+  return values / 2 + 48 + std::max<int64_t>(0, values - 32) / 2;
+}
+
 } // namespace
 
 int64_t mlir::softmax::getSideOperandRegisters(FusedOp op, StrategyAttr plan) {
@@ -1337,7 +1346,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),
                                                            plan.getChunks(), inputBytes,
                                                            isPipelined(op, plan))
-                                : plan.getVector() * plan.getChunks() / 2 + 48;
+                                : getTwoPassPlanRegisters(plan.getVector() * plan.getChunks());
   // The register plans hold a bias for the thread's columns across the block's rows (LLVM
   // hoists its loads out of the row loop) and a row's mask bits with its values. In the
   // two-pass plans side values live for one span: an eighth of them, and in the general

@@ -69,9 +69,8 @@ bool hitsKnownUpstreamCrash(StringRef text) {
   for (size_t at = text.find("linalg."); at != StringRef::npos;
        at = text.find("linalg.", at + 1)) {
     // The op name, then the generic op's attribute dictionary if there is one.
-    StringRef rest = text.drop_front(at + strlen("linalg."))
-                         .drop_while([](char c) { return llvm::isAlnum(c) || c == '_' || c == '.'; })
-                         .ltrim();
+    auto inName = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.'; };
+    StringRef rest = text.drop_front(at + strlen("linalg.")).drop_while(inName).ltrim();
     if (rest.starts_with("{")) {
       int depth = 0;
       rest = rest.drop_while([&](char c) {

@@ -1352,9 +1352,9 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // two-pass plans side values live for one span: an eighth of them, and in the general
   // kernel (64-bit arithmetic, edge columns) 24 more and a quarter; calibrated with ptxas on
   // the generated programs that spilled at 64 (seeds 40, 50 and 89 of scripts/softmax_gen.py:
-  // 8 to 80 bytes; seed 89's fast kernel fits 72 but spilled 16 bytes when allowed 80). The general kernel of a register plan with side
-  // operands along the row takes 24 more too (the narrow tiers of the Python builder's full
-  // chain spilled 64-84 bytes without them).
+  // 8 to 80 bytes; seed 89's fast kernel fits 72 but spilled 16 bytes when allowed 80). The
+  // general kernel of a register plan with side operands along the row takes 24 more too (the
+  // narrow tiers of the Python builder's full chain spilled 64-84 bytes without them).
   int64_t side = getSideOperandRegisters(op, plan);
   bool general = variant == RowKernelVariant::General;
   if (registerPlan)

@@ -51,7 +51,8 @@ namespace {
 /// Not with side operands along the row (`readsPrefix` is false then): a bias or a boolean
 /// mask beside 32 values of a pipelined 16-bit row took ptxas 150-260 registers where the
 /// estimates said 110-160, and the narrow tiers (one or two lanes a row) spilled 64-320 bytes
-/// (the Python builder's full chain, generated seed 87: test/Pipelines/ptxas-no-spills-side-operands.mlir).
+/// (the Python builder's full chain, generated seed 87:
+/// test/Pipelines/ptxas-no-spills-side-operands.mlir).
 int64_t valuesPerThread(int64_t width, int64_t elementBytes, int64_t inputBytes,
                         bool readsPrefix) {
   if (inputBytes < 4 && readsPrefix)
@@ -101,7 +102,7 @@ public:
   /// A plan keeping rows of `width` elements of `op` in registers, or null when they do not
   /// fit (with the registers its side operands along the row take: the kernels spilled
   /// without them, e.g. a boolean mask on the widest dynamic tier of 512 threads, which
-  /// cannot have more than 128 registers; test/Fuzz/Open in docs/fuzzing.md).
+  /// cannot have more than 128 registers; docs/fuzzing.md).
   /// `readsPrefix`: the op reads each row only up to a -inf mask's limit (valuesPerThread).
   /// `clusterBlocks` > 1: the plan of one block of a row_cluster plan holding `width` columns
   /// (one row a block, not pipelined).

@@ -119,7 +119,7 @@ func.func @padding_fill(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<
 // A boolean mask keeps the elements where it is true (clamped indices: lanes past the row never
 // read out of bounds).
 // The register budget holds the mask's bits for the thread's 16 values (72 without a mask,
-// as @causal above; getSideOperandRegisters).
+// as @causal above; FusedOp::getRowSideOperandRegisters).
 // CHECK-LABEL: gpu.func @boolean_0_multi_row
 // CHECK-SAME: nvvm.maxnreg = 88
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32

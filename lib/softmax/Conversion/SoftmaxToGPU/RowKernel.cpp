@@ -1296,10 +1296,6 @@ int64_t getTwoPassPlanRegisters(int64_t values) {
 
 } // namespace
 
-int64_t mlir::softmax::getSideOperandRegisters(FusedOp op, StrategyAttr plan) {
-  return op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks());
-}
-
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   OpBuilder builder(op.getContext());
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
@@ -1355,7 +1351,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // 8 to 80 bytes; seed 89's fast kernel fits 72 but spilled 16 bytes when allowed 80). The
   // general kernel of a register plan with side operands along the row takes 24 more too (the
   // narrow tiers of the Python builder's full chain spilled 64-84 bytes without them).
-  int64_t side = getSideOperandRegisters(op, plan);
+  int64_t side = op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks());
   bool general = variant == RowKernelVariant::General;
   if (registerPlan)
     needed += side + (general && side > 0 ? 24 : 0);
@@ -1379,7 +1375,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // whose read tests need a few more too (two causal masks: 8 bytes, seed 325).
   int64_t twoBlocks = 65536 / (2 * threads) / 8 * 8;
   bool masked = llvm::any_of(op.getPrologue(), llvm::IsaPred<MaskStepAttr>);
-  if (plan.getPlan() == KernelPlan::row_cluster && getSideOperandRegisters(op, plan) == 0 &&
+  if (plan.getPlan() == KernelPlan::row_cluster && side == 0 &&
       op.getNormalization() != Normalization::log_softmax && !masked &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);

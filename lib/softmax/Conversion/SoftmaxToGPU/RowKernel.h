@@ -53,11 +53,6 @@ bool isPipelined(FusedOp op, StrategyAttr plan);
 /// N = 1024 on sm_90: 104 registers with both, 77 for the fast path alone).
 enum class RowKernelVariant { Fast, General };
 
-/// Registers a thread of a kernel of `op` with `plan` holds for side operands read along the
-/// row (a bias: its values for the thread's columns; a boolean mask: one an element), on top
-/// of getRegisterPlanRegisters: the kernel's `nvvm.maxnreg` includes them.
-int64_t getSideOperandRegisters(FusedOp op, StrategyAttr plan);
-
 /// Whether rows of `op` can take the fast variant with `plan` (its vectors are wider than one
 /// element, the static width allows it, and a thread's span is wide enough to profit).
 bool hasFastVariant(FusedOp op, StrategyAttr plan);

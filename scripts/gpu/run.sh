@@ -362,12 +362,13 @@ sweep() {
 
 # Occupancy against registers: the 16-bit softmax programs at 2048-16384 columns and the
 # attention chain, static and dynamic, with every kernel's register budget capped
-# (softmax-run --max-registers; REGISTER_CAPS, 0: the plans' own). registers.txt goes to $out.
+# (softmax-run --max-registers; REGISTER_CAPS, 0: the plans' own; REGISTER_EXTRA: softmax-run
+# flags added to every run, e.g. --disable-lsr). registers[-REGISTER_TAG].txt goes to $out.
 registers() {
   python3 "$root/scripts/gpu/registers.py" --runner "$run" --out "$out" --logs "$logs" \
     --caps "${REGISTER_CAPS:-0,64,56,48}" ${REGISTER_ONLY:+--only "$REGISTER_ONLY"} \
-    ${REGISTER_WIDTHS:+--widths "$REGISTER_WIDTHS"} ${REGISTER_TAG:+--tag "$REGISTER_TAG"} ||
-    failures=$((failures + 1))
+    ${REGISTER_WIDTHS:+--widths "$REGISTER_WIDTHS"} ${REGISTER_TAG:+--tag "$REGISTER_TAG"} \
+    ${REGISTER_EXTRA:+--extra="$REGISTER_EXTRA"} || failures=$((failures + 1))
 }
 
 # The bandwidth table over the anchors' shapes (docs/performance.md).

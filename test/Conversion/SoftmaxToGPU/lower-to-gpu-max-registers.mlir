@@ -1,13 +1,14 @@
 // max-registers caps each kernel's register budget (nvvm.maxnreg) for occupancy experiments;
-// budgets already below the cap stay as the plan set them.
+// budgets already below the cap stay as the plan set them (the fast bf16 kernel's occupancy
+// budget, 64: lower-to-gpu-occupancy.mlir).
 // RUN: softmax-opt %s --softmax-lower-to-gpu | FileCheck %s --check-prefix=PLAN
 // RUN: softmax-opt %s --softmax-lower-to-gpu="max-registers=96" | FileCheck %s --check-prefix=CAP
 // RUN: not softmax-opt %s --softmax-lower-to-gpu="max-registers=8" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// PLAN: gpu.func @wide_0_row_registers({{.*}} nvvm.maxnreg = 120 : i32
+// PLAN: gpu.func @wide_0_row_registers({{.*}} nvvm.maxnreg = 64 : i32
 // PLAN: gpu.func @wide_0_row_registers_general({{.*}} nvvm.maxnreg = 120 : i32
 // PLAN: gpu.func @narrow_0_multi_row({{.*}} nvvm.maxnreg = 64 : i32
-// CAP: gpu.func @wide_0_row_registers({{.*}} nvvm.maxnreg = 96 : i32
+// CAP: gpu.func @wide_0_row_registers({{.*}} nvvm.maxnreg = 64 : i32
 // CAP: gpu.func @wide_0_row_registers_general({{.*}} nvvm.maxnreg = 96 : i32
 // CAP: gpu.func @narrow_0_multi_row({{.*}} nvvm.maxnreg = 64 : i32
 // BAD: error: softmax-lower-to-gpu: max-registers must be 0 (each plan's own budget) or in [24, 255], got 8

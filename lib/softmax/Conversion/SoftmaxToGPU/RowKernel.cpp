@@ -1379,6 +1379,29 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
       op.getNormalization() != Normalization::log_softmax && !masked &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);
+  // The fast variant of a pipelined (16-bit) register plan: at least 24 warps a multiprocessor
+  // (3 blocks of 256 threads at 80 registers, 2 of 512 at 64), where ptxas fits its 32 values
+  // and the next row's raw values without spilling (the estimate above leaves it 96-116 and
+  // one or two blocks). Measured on the H200 with every budget capped (registers-*.txt in
+  // bench/results/2026-12-01-h200): the attention chain went from 1.03-1.10x copy to
+  // 1.17-1.22x at 80, bf16 and f16 16384 columns (512 threads) from 0.83 to 0.93 at 64, while
+  // 24 warps to 32 (bf16 8192 at 64) gained nothing and f32 plans (not pipelined) lost. The
+  // general variant keeps its budget: at these caps it spills 4-40 bytes (64-bit arithmetic,
+  // edge columns), and it only runs on rows off vector boundaries. Of the dynamic widths' tiers
+  // (which keep the width and the per-vector tests live), those of blocks over 256 threads and
+  // those of several rows a block, each over 4 or more warps, spilled 12-40 bytes at the cap
+  // (ptxas: the bf16 softmax and log_softmax 16384-column tiers, the attention 4096 tier, and
+  // an f16 log_softmax of generated seed 14) and keep their budget too.
+  bool dynamicWidth = ShapedType::isDynamic(op.getRowWidth());
+  bool spillsWhenDynamic = threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128);
+  if (variant == RowKernelVariant::Fast && isPipelined(op, plan) && side == 0 &&
+      plan.getVector() * plan.getChunks() <= 32 && !(dynamicWidth && spillsWhenDynamic)) {
+    constexpr int64_t kOccupancyWarps = 24;
+    int64_t blocks = llvm::divideCeil(kOccupancyWarps * 32, threads);
+    int64_t step = 65536 / (blocks * threads) / 8 * 8;
+    if (step >= 64)
+      registers = std::min(registers, step);
+  }
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)

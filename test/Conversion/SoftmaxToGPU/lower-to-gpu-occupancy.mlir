@@ -1,0 +1,60 @@
+// The fast kernel of a pipelined (16-bit) register plan gets the budget of 24 warps a
+// multiprocessor (80 registers for blocks of 256 threads, 64 for 512), where ptxas fits it
+// without spilling (ptxas-no-spills*.mlir); its general kernel, f32 plans, plans with side
+// operands along the row and the dynamic tiers that spill at that budget keep the plan's.
+// RUN: softmax-opt %s --softmax-lower-to-gpu | FileCheck %s
+
+// CHECK-LABEL: gpu.func @bf16_256_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+// CHECK-LABEL: gpu.func @bf16_256_0_row_registers_general(
+// CHECK-SAME: nvvm.maxnreg = 120 : i32
+func.func @bf16_256(%x: tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x8192xbf16> -> tensor<4096x8192xbf16>
+  return %0 : tensor<4096x8192xbf16>
+}
+
+// CHECK-LABEL: gpu.func @f16_512_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+// CHECK-LABEL: gpu.func @f16_512_0_row_registers_general(
+// CHECK-SAME: nvvm.maxnreg = 120 : i32
+func.func @f16_512(%x: tensor<4096x16384xf16>) -> tensor<4096x16384xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x16384xf16> -> tensor<4096x16384xf16>
+  return %0 : tensor<4096x16384xf16>
+}
+
+// The causal attention chain: the mask keeps the cap (no side operand).
+// CHECK-LABEL: gpu.func @causal_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+func.func @causal(%x: tensor<256x1024x1024xbf16>) -> tensor<256x1024x1024xbf16> {
+  %0 = softmax.fused softmax %x axis = 2 prologue [#softmax.scale<0.088388>, #softmax.mask<causal, fill = 0xFFF0000000000000>] {strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]} : tensor<256x1024x1024xbf16> -> tensor<256x1024x1024xbf16>
+  return %0 : tensor<256x1024x1024xbf16>
+}
+
+// f32 is not pipelined: its plan's budget (measured: capping it lost up to 0.37x copy).
+// CHECK-LABEL: gpu.func @f32_512_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 96 : i32
+func.func @f32_512(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 8>]} : tensor<4096x16384xf32> -> tensor<4096x16384xf32>
+  return %0 : tensor<4096x16384xf32>
+}
+
+// A bias along the row: not capped.
+// CHECK-LABEL: gpu.func @bias_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 136 : i32
+func.func @bias(%x: tensor<4096x8192xbf16>, %b: tensor<1x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %0 = softmax.fused softmax %x(%b : tensor<1x8192xbf16>) axis = 1 prologue [#softmax.bias<0>] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x8192xbf16> -> tensor<4096x8192xbf16>
+  return %0 : tensor<4096x8192xbf16>
+}
+
+// Dynamic widths: a 256-thread tier of one row a block is capped; a 512-thread tier and one of
+// two rows a block over 4 warps each are not (they spill at the cap).
+// CHECK-LABEL: gpu.func @dynamic_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 120 : i32
+// CHECK-LABEL: gpu.func @dynamic_0_row_registers_1(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+// CHECK-LABEL: gpu.func @dynamic_0_row_registers_2(
+// CHECK-SAME: nvvm.maxnreg = 120 : i32
+func.func @dynamic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}

@@ -24,6 +24,7 @@ runner's tolerances (lib/softmax/Runner/Compare.cpp). Checks, by category:
 Prints one line a check, then a summary table last; exit 1 on any failure.
 
     SOFTMAX_C_LIBRARY=.../libsoftmax-c.so PYTHONPATH=python python3 scripts/gpu/python_check.py
+    PYTHON_SECTIONS=compile,cupy,errors ...    (only those sections; names as in main())
 """
 import math
 import os
@@ -482,6 +483,15 @@ def main():
                 ("masked", check_masked_rows), ("dim", check_dim), ("static", check_static),
                 ("graph", check_graph), ("compile", check_compile), ("cupy", check_cupy),
                 ("errors", check_errors)]
+    # PYTHON_SECTIONS=compile,cupy (say) runs only those sections (a call short of device time).
+    only = [n for n in os.environ.get("PYTHON_SECTIONS", "").split(",") if n]
+    unknown = [n for n in only if n not in dict(sections)]
+    if unknown:
+        print(f"python_check: unknown PYTHON_SECTIONS {unknown}; sections: "
+              f"{', '.join(n for n, _ in sections)}", file=sys.stderr)
+        return 2
+    if only:
+        sections = [(n, f) for n, f in sections if n in only]
     seconds = {}
     for name, section in sections:
         t0 = time.time()

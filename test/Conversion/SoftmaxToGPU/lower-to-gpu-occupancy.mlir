@@ -58,3 +58,19 @@ func.func @dynamic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
   return %0 : tensor<?x?xbf16>
 }
+
+// log_softmax on 512 threads keeps its budget (ptxas spilled 28 bytes at 64).
+// CHECK-LABEL: gpu.func @log_512_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 120 : i32
+func.func @log_512(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x16384xbf16> -> tensor<4096x16384xbf16>
+  return %0 : tensor<4096x16384xbf16>
+}
+
+// log_softmax on 256 threads takes the cap (ptxas: no spill at 80).
+// CHECK-LABEL: gpu.func @log_256_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+func.func @log_256(%x: tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x8192xbf16> -> tensor<4096x8192xbf16>
+  return %0 : tensor<4096x8192xbf16>
+}

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}

@@ -38,7 +38,8 @@ WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 51
 CLUSTER_ROWS = [2, 3, 7, 129]
 CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
-VARIANT_WIDTHS = [33, 1000, 4097, 50257]
+# 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h).
+VARIANT_WIDTHS = [33, 1000, 4096, 4097, 16384, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
 # Seconds a case may take (a sanitizer run of the widest is under a minute).
 CASE_TIMEOUT = 240
@@ -361,6 +362,9 @@ def pipelined_cases():
                m=33792, n=1000)
     yield dict(name="pipelined padding bf16 8448x4096", variant="padding", dtype="bf16",
                m=8448, n=4096)
+    # The attention chain's Full kernel (the 4096-column tier, two rows a block).
+    yield dict(name="pipelined attention bf16 8448x4096", variant="attention", dtype="bf16",
+               m=8448, n=4096)
     yield dict(name="pipelined log_softmax f16 8448x4096 stride 4100", variant="log_softmax",
                dtype="f16", m=8448, n=4096, stride=4100)
 
@@ -378,6 +382,9 @@ def memcheck_cases():
                    m=5, n=40000, stride=40013)
     for variant in VARIANTS:
         yield dict(name=f"{variant} bf16 5x1000", variant=variant, dtype="bf16", m=5, n=1000)
+    # Full kernels: rows as wide as a tier's span.
+    for variant, n in (("softmax", 16384), ("attention", 4096), ("padding_log", 4096)):
+        yield dict(name=f"{variant} bf16 5x{n}", variant=variant, dtype="bf16", m=5, n=n)
     for variant in ("log_softmax", "bias", "causal", "mask", "attention"):  # row_cluster
         yield dict(name=f"{variant} bf16 5x40000", variant=variant, dtype="bf16", m=5, n=40000)
     for plan, n, strategy in HAND_PLANS:

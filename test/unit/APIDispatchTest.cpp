@@ -86,9 +86,11 @@ std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t
   return names;
 }
 
-/// The tier (plan index) of a kernel of @dyn: its name ends in _<i>, or _<i>_general.
+/// The tier (plan index) of a kernel of @dyn: its name ends in _<i>, _<i>_full or
+/// _<i>_general.
 int64_t tierOf(llvm::StringRef name) {
-  name.consume_back("_general");
+  if (!name.consume_back("_general"))
+    name.consume_back("_full");
   int64_t tier = -1;
   if (name.substr(name.rfind('_') + 1).getAsInteger(10, tier))
     return -1;
@@ -100,7 +102,8 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
   ASSERT_GE(tiers.size(), 3u) << "a dynamic width should get several tiers";
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
-  // Each plan's kernels: its fast one where it has one (RowKernel.h), then its general one.
+  // Each plan's kernels: its fast one where it has one (RowKernel.h), its Full one where it
+  // has one, then its general one.
   std::vector<int64_t> kernelsOfTier(tiers.size(), 0);
   for (const KernelInfo &kernel : exe->getKernels()) {
     int64_t tier = tierOf(kernel.name);
@@ -108,7 +111,7 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
     ++kernelsOfTier[tier];
   }
   for (int64_t count : kernelsOfTier)
-    EXPECT_TRUE(count == 1 || count == 2) << count;
+    EXPECT_TRUE(count >= 1 && count <= 3) << count;
   // Tier i serves widths up to its maximum, the next one from one above.
   auto tiersFor = [&](int64_t rows, int64_t width) {
     std::vector<int64_t> served;
@@ -129,6 +132,25 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
   // An empty tensor launches nothing (a grid of 0 blocks would be a launch error).
   EXPECT_TRUE(kernelsFor(*exe, 0, 128).empty());
   EXPECT_TRUE(kernelsFor(*exe, 16, 0).empty());
+}
+
+TEST(APIDispatch, FullKernelForRowsAsWideAsTheSpan) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  // f16: the 16384-column tier (512 threads) has a Full kernel for rows of exactly 16384
+  // columns; rows of 16376 (whole vectors, the same tier) take its fast kernel, and the
+  // 8192-column tier (256 threads, capped in its fast kernel) has none.
+  std::vector<std::string> full = kernelsFor(*exe, 8, 16384);
+  ASSERT_EQ(full.size(), 1u);
+  EXPECT_TRUE(llvm::StringRef(full[0]).ends_with("_full")) << full[0];
+  std::vector<std::string> fast = kernelsFor(*exe, 8, 16376);
+  ASSERT_EQ(fast.size(), 1u);
+  EXPECT_EQ(fast[0] + "_full", full[0]);
+  std::vector<std::string> narrower = kernelsFor(*exe, 8, 8192);
+  ASSERT_EQ(narrower.size(), 1u);
+  EXPECT_FALSE(llvm::StringRef(narrower[0]).ends_with("_full")) << narrower[0];
+  for (const KernelInfo &kernel : exe->getKernels())
+    EXPECT_FALSE(kernel.name == narrower[0] + "_full") << kernel.name;
 }
 
 TEST(APIDispatch, FastKernelForWholeAlignedRows) {

@@ -222,7 +222,16 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: arith.cmpi ule, %[[N]], %c8192
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10
 // CHECK: arith.cmpi ule, %[[N]], %c16384
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11
+// The 512-thread tier: rows as wide as its span take its Full kernel (the static kernel of
+// 16384 columns, at the occupancy budget its fast kernel cannot keep), narrower ones the fast
+// kernel, rows off vector boundaries the general one.
+// CHECK: %[[ISSPAN:.+]] = arith.cmpi eq, %[[N]], %c16384
+// CHECK-NEXT: scf.if %[[ISSPAN]] {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11_full
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11 blocks
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11_general
 // CHECK: arith.cmpi ule, %[[N]], %c57856
 // The row in shared memory (16-bit inputs are not clustered): the reductions' 32 slots (128
 // bytes), then the row as f32.
@@ -254,6 +263,13 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: vector.load
 // CHECK: gpu.shuffle xor
 // CHECK: scf.yield %{{.+}} : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16
+// The Full kernel takes its width from the plan, not from the memref: a valid row reads to
+// column 16384.
+// CHECK: gpu.func @dynamic_0_row_registers_11_full(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+// CHECK-NOT: memref.dim %arg0, %c1
+// CHECK: arith.select %{{.+}}, %c16384_i32, %c0_i32 : i32
+// CHECK: gpu.func @dynamic_0_row_registers_11_general(
 // CHECK: gpu.func @dynamic_0_row_shared_12
 // CHECK: gpu.dynamic_shared_memory
 // CHECK: gpu.func @dynamic_0_chunked_online_13

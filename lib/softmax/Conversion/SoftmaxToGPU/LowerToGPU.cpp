@@ -128,7 +128,7 @@ private:
   LogicalResult lowerFused(FusedOp op, Value destination);
   /// The kernels of one plan: the general one, and the fast one where the plan has it.
   struct PlanKernels {
-    gpu::GPUFuncOp general, fast;
+    gpu::GPUFuncOp general, fast, full;
   };
   void launch(FusedOp op, StrategyAttr plan, PlanKernels kernels,
               ArrayRef<Value> kernelOperands, Value rowCount, Value width);
@@ -190,7 +190,17 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
     Value fast = buildFastVariantCondition(builder, op, plan, kernelOperands);
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fast, /*withElseRegion=*/true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    launch(op, plan, {planKernels.fast, {}}, kernelOperands, rowCount, width);
+    if (planKernels.full) {
+      // if (width == span) full else fast.
+      Value span = arith::ConstantIndexOp::create(builder, loc, plan.getSpan());
+      Value isSpan =
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, width, span);
+      auto full = scf::IfOp::create(builder, loc, TypeRange{}, isSpan, /*withElseRegion=*/true);
+      builder.setInsertionPoint(full.getThenRegion().front().getTerminator());
+      launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width);
+      builder.setInsertionPoint(full.getElseRegion().front().getTerminator());
+    }
+    launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
@@ -265,6 +275,10 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     if (hasFastVariant(op, plan)) {
       planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
                                         plan, RowKernelVariant::Fast);
+      if (hasFullVariant(op, plan))
+        planKernels.full = buildRowKernel(builder, kernels,
+                                          uniqueKernelName(kernels, name + "_full"), op, plan,
+                                          RowKernelVariant::Full);
       name += "_general";
     }
     planKernels.general = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,

@@ -119,7 +119,8 @@ public:
   KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
       : KernelEmitterBase(builder, op, plan, func),
         clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ? plan.getCluster() : 1),
-        rank(op.getInput().getType().getRank()), it(b.getIndexType()) {}
+        rank(op.getInput().getType().getRank()), it(b.getIndexType()),
+        knownWidth(op.getRowWidth()) {}
 
   void emit(RowKernelVariant variant);
   /// Whether the fast variant can apply (see hasFastVariant).
@@ -257,6 +258,9 @@ private:
   int64_t clusterBlocks; ///< blocks a row is spread over (row_cluster), else 1
   int64_t rank;
   Type it;              ///< the type of row and column arithmetic (i32 or index)
+  /// The row width the kernel is built for: the op's (static or dynamic), or the plan's span
+  /// in the Full variant.
+  int64_t knownWidth;
   bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
 
   // Kernel arguments.
@@ -295,7 +299,7 @@ void KernelEmitter::emitKernelContext() {
   lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
   rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
   rowCount = narrow(memref::DimOp::create(b, loc, in, 0));
-  int64_t staticWidth = op.getRowWidth();
+  int64_t staticWidth = knownWidth;
   widthIndex = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
                                                   : idx(staticWidth);
   width = ShapedType::isDynamic(staticWidth) ? narrow(widthIndex) : index(staticWidth);
@@ -718,7 +722,17 @@ SmallVector<Value> KernelEmitter::loadVector(Value column0) {
 void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   int64_t vector = layout.vector;
   Type elementType = op.getResult().getType().getElementType();
-  Value inRow = andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
+  // Aligned rows of an unpipelined plan: one compare with the row's end, 0 in an invalid row.
+  // It depends on the row, so LLVM does not hoist a predicate a chunk out of the row loop,
+  // where they stay live across it: ptxas gave the dynamic f32 kernels 5-15 fewer registers
+  // (the bias chain's 4096-column tier 32 against 38: two more blocks a multiprocessor). The
+  // pipelined plans keep the test a chunk, which folds away where the width is the span (the
+  // row-dependent compare cost their static kernels the occupancy budget), and the general
+  // kernels' mainEnd depends on the row anyway.
+  Value inRow =
+      aligned && !isPipelined(op, plan)
+          ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, layout.mainEnd, index(0)))
+          : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
   if (vector == 1) {
     Value converted = fromF32(values.front(), elementType);
     ifThen(inRow, [&] {
@@ -1248,7 +1262,9 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   // indices when the input and output are misaligned alike, else (rare: views with odd offsets
   // or strides of different residues) one scalar column a lane in a loop, correct for any
   // layout. The choice is uniform over the grid.
-  if (variant == RowKernelVariant::Fast) {
+  if (variant == RowKernelVariant::Full)
+    knownWidth = plan.getSpan();
+  if (variant == RowKernelVariant::Fast || variant == RowKernelVariant::Full) {
     enter(b.getI32Type(), /*alignedRows=*/true);
     if (exchange)
       startCluster();
@@ -1280,7 +1296,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
     emitScalarLoop();
   }
-  if (exchange && (variant == RowKernelVariant::Fast || vector == 1))
+  if (exchange && (variant != RowKernelVariant::General || vector == 1))
     finishCluster();
   gpu::ReturnOp::create(b, loc);
 }
@@ -1301,42 +1317,26 @@ bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
 }
 
+bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan) {
+  bool rowInBlock =
+      plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers;
+  return ShapedType::isDynamic(op.getRowWidth()) && rowInBlock && hasFastVariant(op, plan) &&
+         getRowKernelRegisters(op, plan, RowKernelVariant::Full) <
+             getRowKernelRegisters(op, plan, RowKernelVariant::Fast);
+}
+
 Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
                                                ValueRange kernelOperands) {
   assert(hasFastVariant(op, plan) && "the plan has no fast variant");
   return KernelEmitter(builder, op, plan, nullptr).fastCondition(kernelOperands);
 }
 
-gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
-                                             StringRef name, FusedOp op, StrategyAttr plan,
+int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
                                              RowKernelVariant variant) {
-  assert((variant != RowKernelVariant::Fast || hasFastVariant(op, plan)) &&
-         "the plan has no fast variant");
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(module.getBody());
-  MLIRContext *context = builder.getContext();
-  auto type = FunctionType::get(context, getRowKernelParameterTypes(op), {});
-
-  // Shared memory for the cross-warp reductions: two buffers (max, sum) of one slot per warp.
-  SmallVector<Type> workgroup;
-  int64_t warpsPerRow = plan.getLanes() / 32;
-  auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  if (warpsPerRow > 1 && op.getNormalization() != Normalization::none &&
-      plan.getPlan() != KernelPlan::row_shared) {
-    workgroup.push_back(MemRefType::get({2 * plan.getRows() * warpsPerRow}, builder.getF32Type(),
-                                        MemRefLayoutAttrInterface(), space));
-  }
-  // row_cluster: the block's (max, sum), read by the other blocks of its cluster.
-  if (plan.getPlan() == KernelPlan::row_cluster && op.getNormalization() != Normalization::none)
-    workgroup.push_back(
-        MemRefType::get({2}, builder.getF32Type(), MemRefLayoutAttrInterface(), space));
-  auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
-  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
-  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
   // 32 registers) and spills to get there. The plan was sized for its values plus the
   // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
+  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
   bool registerPlan = plan.isRegisterPlan();
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),
@@ -1395,11 +1395,14 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   // (its values, not their exps, live to the end) on 512 threads, static widths included (28
   // bytes at 16384 columns; it ran at 0.854x copy so, against 0.809 with its budget, but the
   // kernels stay spill-free: bench/results/2026-12-01-h200/hand-plans-08676d8.txt).
-  bool dynamicWidth = ShapedType::isDynamic(op.getRowWidth());
-  bool spillsWhenDynamic = threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128);
-  bool spills = (dynamicWidth && spillsWhenDynamic) ||
+  // A row narrower than the span keeps a test a chunk live (the width is not known, or the
+  // last chunks hold part of it); where the span is the row (a static width, or the Full
+  // variant of a dynamic one) the tests fold away.
+  bool fullSpan = variant == RowKernelVariant::Full || op.getRowWidth() == plan.getSpan();
+  bool spillsWhenPartial = threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128);
+  bool spills = (!fullSpan && spillsWhenPartial) ||
                 (threads > 256 && op.getNormalization() == Normalization::log_softmax);
-  if (variant == RowKernelVariant::Fast && isPipelined(op, plan) && side == 0 &&
+  if (variant != RowKernelVariant::General && isPipelined(op, plan) && side == 0 &&
       plan.getVector() * plan.getChunks() <= 32 && !spills) {
     constexpr int64_t kOccupancyWarps = 24;
     int64_t blocks = llvm::divideCeil(kOccupancyWarps * 32, threads);
@@ -1407,7 +1410,38 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
     if (step >= 64)
       registers = std::min(registers, step);
   }
-  func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
+  return registers;
+}
+
+gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                                             StringRef name, FusedOp op, StrategyAttr plan,
+                                             RowKernelVariant variant) {
+  assert((variant != RowKernelVariant::Fast || hasFastVariant(op, plan)) &&
+         "the plan has no fast variant");
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  MLIRContext *context = builder.getContext();
+  auto type = FunctionType::get(context, getRowKernelParameterTypes(op), {});
+
+  // Shared memory for the cross-warp reductions: two buffers (max, sum) of one slot per warp.
+  SmallVector<Type> workgroup;
+  int64_t warpsPerRow = plan.getLanes() / 32;
+  auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  if (warpsPerRow > 1 && op.getNormalization() != Normalization::none &&
+      plan.getPlan() != KernelPlan::row_shared) {
+    workgroup.push_back(MemRefType::get({2 * plan.getRows() * warpsPerRow}, builder.getF32Type(),
+                                        MemRefLayoutAttrInterface(), space));
+  }
+  // row_cluster: the block's (max, sum), read by the other blocks of its cluster.
+  if (plan.getPlan() == KernelPlan::row_cluster && op.getNormalization() != Normalization::none)
+    workgroup.push_back(
+        MemRefType::get({2}, builder.getF32Type(), MemRefLayoutAttrInterface(), space));
+  auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
+  func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(
+                                   getRowKernelRegisters(op, plan, variant))));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));

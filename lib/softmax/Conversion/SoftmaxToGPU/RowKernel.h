@@ -51,7 +51,20 @@ bool isPipelined(FusedOp op, StrategyAttr plan);
 /// Two kernels rather than one with both paths: ptxas gives a kernel the registers of its
 /// hungriest path, and the general path's 64-bit arithmetic costs the fast one occupancy (bf16
 /// N = 1024 on sm_90: 104 registers with both, 77 for the fast path alone).
-enum class RowKernelVariant { Fast, General };
+///  - Full (hasFullVariant): the fast kernel of a dynamic width's tier built for rows exactly
+///    as wide as the plan's span, launched where the width is the span (the top of the tier:
+///    4096, 16384...). It is the static kernel of that width: its tests a chunk fold away and
+///    it keeps the occupancy budget that the tier's fast kernel cannot (its live tests spill
+///    there), so a dynamic program runs as its static twin does.
+enum class RowKernelVariant { Fast, Full, General };
+
+/// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`.
+int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+
+/// Whether a dynamic-width `op` gets a Full kernel for `plan` beside the fast one: a
+/// multi_row or row_registers plan whose fast kernel would get a smaller budget at a width of
+/// exactly its span.
+bool hasFullVariant(FusedOp op, StrategyAttr plan);
 
 /// Whether rows of `op` can take the fast variant with `plan` (its vectors are wider than one
 /// element, the static width allows it, and a thread's span is wide enough to profit).
@@ -64,7 +77,7 @@ Value buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr pla
                                 ValueRange kernelOperands);
 
 /// Builds `gpu.func @name` in `module` computing `op` with `plan`, holding `variant`'s code
-/// (Fast needs hasFastVariant). Rows are the input's leading dimensions collapsed; the op's
+/// (Fast needs hasFastVariant, Full hasFullVariant). Rows are the input's leading dimensions collapsed; the op's
 /// axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
                               FusedOp op, StrategyAttr plan, RowKernelVariant variant);

@@ -1,0 +1,93 @@
+// The fast kernels that carry the occupancy budget (80 registers for blocks of 256 threads, 64
+// for 512: docs/strategies.md rule 3a) assemble without spills: the attention chain at every
+// benchmark shape, bf16/f16 softmax at 8192 and 16384 columns, log_softmax on 256 threads, and
+// log_softmax on 512 threads, which keeps its budget because it spills at 64.
+// REQUIRES: ptxas
+// RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
+// RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+
+// COUNT: 18
+// NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NOT: bytes
+
+// BUDGET-LABEL: .entry attention_1024_0_multi_row(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry attention_2048_0_row_registers(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry attention_4096_0_row_registers(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry attention_8192_0_row_registers(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry bf16_8192_0_row_registers(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry bf16_16384_0_row_registers(
+// BUDGET: .maxnreg 64
+// BUDGET-LABEL: .entry f16_16384_0_row_registers(
+// BUDGET: .maxnreg 64
+// BUDGET-LABEL: .entry log_8192_0_row_registers(
+// BUDGET: .maxnreg 80
+// BUDGET-LABEL: .entry log_16384_0_row_registers(
+// BUDGET: .maxnreg 120
+
+func.func @attention_1024(%x: tensor<256x1024x1024xbf16>) -> tensor<256x1024x1024xbf16> {
+  %w = softmax.cast %x : tensor<256x1024x1024xbf16> to tensor<256x1024x1024xf32>
+  %s = softmax.scale %w by 0.088388 : tensor<256x1024x1024xf32>
+  %m = softmax.mask %s, causal : tensor<256x1024x1024xf32>
+  %p = softmax.softmax %m : tensor<256x1024x1024xf32>
+  %y = softmax.cast %p : tensor<256x1024x1024xf32> to tensor<256x1024x1024xbf16>
+  return %y : tensor<256x1024x1024xbf16>
+}
+
+func.func @attention_2048(%x: tensor<64x2048x2048xbf16>) -> tensor<64x2048x2048xbf16> {
+  %w = softmax.cast %x : tensor<64x2048x2048xbf16> to tensor<64x2048x2048xf32>
+  %s = softmax.scale %w by 0.088388 : tensor<64x2048x2048xf32>
+  %m = softmax.mask %s, causal : tensor<64x2048x2048xf32>
+  %p = softmax.softmax %m : tensor<64x2048x2048xf32>
+  %y = softmax.cast %p : tensor<64x2048x2048xf32> to tensor<64x2048x2048xbf16>
+  return %y : tensor<64x2048x2048xbf16>
+}
+
+func.func @attention_4096(%x: tensor<16x4096x4096xbf16>) -> tensor<16x4096x4096xbf16> {
+  %w = softmax.cast %x : tensor<16x4096x4096xbf16> to tensor<16x4096x4096xf32>
+  %s = softmax.scale %w by 0.088388 : tensor<16x4096x4096xf32>
+  %m = softmax.mask %s, causal : tensor<16x4096x4096xf32>
+  %p = softmax.softmax %m : tensor<16x4096x4096xf32>
+  %y = softmax.cast %p : tensor<16x4096x4096xf32> to tensor<16x4096x4096xbf16>
+  return %y : tensor<16x4096x4096xbf16>
+}
+
+func.func @attention_8192(%x: tensor<4x8192x8192xbf16>) -> tensor<4x8192x8192xbf16> {
+  %w = softmax.cast %x : tensor<4x8192x8192xbf16> to tensor<4x8192x8192xf32>
+  %s = softmax.scale %w by 0.088388 : tensor<4x8192x8192xf32>
+  %m = softmax.mask %s, causal : tensor<4x8192x8192xf32>
+  %p = softmax.softmax %m : tensor<4x8192x8192xf32>
+  %y = softmax.cast %p : tensor<4x8192x8192xf32> to tensor<4x8192x8192xbf16>
+  return %y : tensor<4x8192x8192xbf16>
+}
+
+func.func @bf16_8192(%x: tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %p = softmax.softmax %x : tensor<4096x8192xbf16>
+  return %p : tensor<4096x8192xbf16>
+}
+
+func.func @bf16_16384(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
+  %p = softmax.softmax %x : tensor<4096x16384xbf16>
+  return %p : tensor<4096x16384xbf16>
+}
+
+func.func @f16_16384(%x: tensor<4096x16384xf16>) -> tensor<4096x16384xf16> {
+  %p = softmax.softmax %x : tensor<4096x16384xf16>
+  return %p : tensor<4096x16384xf16>
+}
+
+func.func @log_8192(%x: tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %p = softmax.log_softmax %x : tensor<4096x8192xbf16>
+  return %p : tensor<4096x8192xbf16>
+}
+
+func.func @log_16384(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
+  %p = softmax.log_softmax %x : tensor<4096x16384xbf16>
+  return %p : tensor<4096x16384xbf16>
+}

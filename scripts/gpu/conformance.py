@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -420,6 +421,9 @@ def main():
                              "--memcheck: under the sanitizer, two cases)")
     parser.add_argument("--axis", action="store_true",
                         help="only the softmax-over-a-non-last-axis (strided_axis) cases")
+    parser.add_argument("--match", default=None,
+                        help="only the cases whose name matches this regular expression (a "
+                             "change's subset, e.g. 'bf16|f16' for the 16-bit plans)")
     parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
 
@@ -437,6 +441,8 @@ def main():
                     if "axis" in c]
     else:
         selected = list(memcheck_cases() if args.memcheck else cases(args.quick))
+    if args.match:
+        selected = [c for c in selected if re.search(args.match, c["name"])]
     kind = args.tool if args.memcheck else "conformance"
     if args.pipelined:
         kind += "-pipelined"

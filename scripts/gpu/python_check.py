@@ -39,7 +39,7 @@ from softmax_compiler import torch_op
 
 WIDTHS = [32, 100, 1000, 4096, 16384, 40000, 70000, 140000, 300000]
 # The plan each width gets from the dynamic programs (python/tests/test_builder.py prints the
-# same on the CPU; bf16/f16 keep 1000 in multi_row).
+# same on the CPU; 1000 is not pinned: multi_row for f32, row_registers for 16-bit types).
 PLANS = {32: "multi_row", 100: "multi_row", 4096: "row_registers", 16384: "row_registers",
          300000: "chunked_online"}
 # Over 16384 columns f32 rows go to a thread-block cluster (sm_90, up to 16 blocks: 262144

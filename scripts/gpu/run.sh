@@ -307,9 +307,10 @@ capi() {
 
 # The conformance suite (docs/conformance.md): scripts/gpu/conformance.py, in parallel, checked,
 # timed one at a time. Its table goes to $out/conformance.md, every result to the logs.
+# SUITE_MATCH=REGEX (suite, memcheck): only the cases whose name matches (a change's subset).
 suite() {
-  python3 "$root/scripts/gpu/conformance.py" --jobs "${SUITE_JOBS:-12}" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
-    failures=$((failures + 1))
+  python3 "$root/scripts/gpu/conformance.py" --jobs "${SUITE_JOBS:-12}" --runner "$run" --out "$out" \
+    --jsonl-dir "$logs" ${SUITE_MATCH:+--match "$SUITE_MATCH"} || failures=$((failures + 1))
 }
 
 # The suite at fewer widths (1, 33, 1000, 4097, 50257): every variant and hand-written plan.
@@ -321,7 +322,7 @@ suite_quick() {
 # compute-sanitizer memcheck on one case per plan and per fused variant.
 memcheck() {
   python3 "$root/scripts/gpu/conformance.py" --memcheck --jobs 8 --runner "$run" --out "$out" \
-    --jsonl-dir "$logs" || failures=$((failures + 1))
+    --jsonl-dir "$logs" ${SUITE_MATCH:+--match "$SUITE_MATCH"} || failures=$((failures + 1))
 }
 
 # The row counts that pipeline the 16-bit register plans (several row groups a block), checked,

@@ -13,10 +13,10 @@
 // for the f32 program (17 plans) and row_shared for the four 16-bit ones (14 plans each), then
 // chunked_online. Each plan has its general kernel; 64 of the 73 (those whose span is at least
 // 256 bytes or a single vector a lane) also have a fast kernel (RowKernel.h), which must not
-// spill either, and 4 of those a Full kernel for rows as wide as the span, at the occupancy
-// budget (the bf16 and f16 16384-column tiers, the attention chain's 4096 and the padded
-// log_softmax's 4096).
-// COUNT: 141
+// spill either, and 6 of those a Full kernel for rows as wide as the span, at the occupancy
+// budget (the bf16 and f16 8192- and 16384-column tiers, the attention chain's 4096 and the
+// padded log_softmax's 4096).
+// COUNT: 143
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_11' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16' for 'sm_90'

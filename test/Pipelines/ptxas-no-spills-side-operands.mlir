@@ -20,10 +20,10 @@
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
-// With a boolean mask along the row, the widest register tier of gen_39 holds 8192 columns (256
-// lanes of 32), not 16384 (512 lanes of 32 and the mask: 160 registers of 128).
+// With a boolean mask along the row, the widest register tier of gen_39 holds 8192 columns (512
+// lanes of 16), not 16384 (512 lanes of 32 and the mask: 160 registers of 128).
 // PLAN-LABEL: func.func @gen_39
-// PLAN: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared
+// PLAN: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_shared
 // A bias along the row: the prefix-read rule (32 values a thread) does not apply, and rows of
 // 32 columns take 4 lanes of 8 (gen_87's plans had 1 lane of 32).
 // PLAN-LABEL: func.func @gen_87

@@ -137,16 +137,16 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
 TEST(APIDispatch, FullKernelForRowsAsWideAsTheSpan) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
-  // f16: the 16384-column tier (512 threads) has a Full kernel for rows of exactly 16384
-  // columns; rows of 16376 (whole vectors, the same tier) take its fast kernel, and the
-  // 8192-column tier (256 threads, capped in its fast kernel) has none.
+  // f16: the 16384-column tier (512 threads of 32 values) has a Full kernel for rows of
+  // exactly 16384 columns; rows of 16376 (whole vectors, the same tier) take its fast kernel,
+  // and the 4096-column tier (one vector a thread, capped in its fast kernel) has none.
   std::vector<std::string> full = kernelsFor(*exe, 8, 16384);
   ASSERT_EQ(full.size(), 1u);
   EXPECT_TRUE(llvm::StringRef(full[0]).ends_with("_full")) << full[0];
   std::vector<std::string> fast = kernelsFor(*exe, 8, 16376);
   ASSERT_EQ(fast.size(), 1u);
   EXPECT_EQ(fast[0] + "_full", full[0]);
-  std::vector<std::string> narrower = kernelsFor(*exe, 8, 8192);
+  std::vector<std::string> narrower = kernelsFor(*exe, 8, 4096);
   ASSERT_EQ(narrower.size(), 1u);
   EXPECT_FALSE(llvm::StringRef(narrower[0]).ends_with("_full")) << narrower[0];
   for (const KernelInfo &kernel : exe->getKernels())

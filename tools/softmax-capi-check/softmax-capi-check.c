@@ -303,7 +303,7 @@ static void emit(const char *format, ...) {
   va_end(args);
 }
 
-/* Widths in each plan's range (multi_row up to 512 columns in f32 and 1024 in 16-bit types, then
+/* Widths in each plan's range (multi_row up to 512 columns in f32 and 256 in 16-bit types, then
  * row_registers up to 16384, then f32 row_cluster up to 262144 on sm_90 (a thread-block cluster
  * launch: cuLaunchKernelEx; above 8 blocks a non-portable size the API opts each kernel into)
  * and 16-bit row_shared up to 57856, chunked_online above:
@@ -314,7 +314,8 @@ static const struct {
   const char *plan, *plan16; /* the plan for f32, and for bf16 and f16 */
 } kShapes[] = {
     {333, 32, "multi_row", "multi_row"},      {257, 100, "multi_row", "multi_row"},
-    {64, 1000, "row_registers", "multi_row"}, {37, 4096, "row_registers", "row_registers"},
+    {64, 1000, "row_registers", "row_registers"},
+    {37, 4096, "row_registers", "row_registers"},
     {33, 40000, "row_cluster", "row_shared"}, {17, 70000, "row_cluster", "chunked_online"},
     {3, 300000, "chunked_online", "chunked_online"},
 };

@@ -93,3 +93,30 @@ func.func @partial_512(%x: tensor<4096x16000xbf16>) -> tensor<4096x16000xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<4096x16000xbf16> -> tensor<4096x16000xbf16>
   return %0 : tensor<4096x16000xbf16>
 }
+
+// One vector of 8 a thread: 64 warps a multiprocessor (32 registers for blocks of 256 threads).
+// CHECK-LABEL: gpu.func @eight_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @eight(%x: tensor<131072x1024xbf16>) -> tensor<131072x1024xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]} : tensor<131072x1024xbf16> -> tensor<131072x1024xbf16>
+  return %0 : tensor<131072x1024xbf16>
+}
+
+// Sixteen values on 512 threads: 48 warps (40 registers).
+// CHECK-LABEL: gpu.func @sixteen_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 40 : i32
+func.func @sixteen(%x: tensor<16384x8192xbf16>) -> tensor<16384x8192xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>]} : tensor<16384x8192xbf16> -> tensor<16384x8192xbf16>
+  return %0 : tensor<16384x8192xbf16>
+}
+
+// An f32 result of a 16-bit input keeps the plan's budget (ptxas spilled such kernels at the
+// targets: generated seeds 18 and 31).
+// CHECK-LABEL: gpu.func @wide_result_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+// CHECK-LABEL: gpu.func @wide_result_0_row_registers_general(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+func.func @wide_result(%x: tensor<131072x1024xbf16>) -> tensor<131072x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]} : tensor<131072x1024xbf16> -> tensor<131072x1024xf32>
+  return %0 : tensor<131072x1024xf32>
+}

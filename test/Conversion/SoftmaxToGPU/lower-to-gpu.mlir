@@ -212,17 +212,18 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: arith.cmpi ule, %[[N]], %c256
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_5
 // CHECK: arith.cmpi ule, %[[N]], %c512
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_6
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_6
 // CHECK: arith.cmpi ule, %[[N]], %c1024
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_multi_row_7
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_7
 // CHECK: arith.cmpi ule, %[[N]], %c2048
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_8
 // CHECK: arith.cmpi ule, %[[N]], %c4096
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_9
 // CHECK: arith.cmpi ule, %[[N]], %c8192
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10_full
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10 blocks
 // CHECK: arith.cmpi ule, %[[N]], %c16384
-// The 512-thread tier: rows as wide as its span take its Full kernel (the static kernel of
+// The 512-thread tier of 32 values: rows as wide as its span take its Full kernel (the static kernel of
 // 16384 columns, at the occupancy budget its fast kernel cannot keep), narrower ones the fast
 // kernel, rows off vector boundaries the general one.
 // CHECK: %[[ISSPAN:.+]] = arith.cmpi eq, %[[N]], %c16384
@@ -246,11 +247,16 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13 blocks
 // CHECK-NEXT: } else {
 // CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_13_general blocks
-// The chunked kernel: a running max and sum over the spans, then a second pass that stores.
+// The Full kernel takes its width from the plan, not from the memref: a valid row reads to
+// column 16384.
+// CHECK: gpu.func @dynamic_0_row_registers_11_full(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+// CHECK-NOT: memref.dim %arg0, %c1
+// CHECK: arith.select %{{.+}}, %c16384_i32, %c0_i32 : i32
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the
 // raw values cross the iteration.
-// CHECK: gpu.func @dynamic_0_row_registers_9_general
+// CHECK: gpu.func @dynamic_0_row_registers_11_general(
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
 // CHECK: scf.for %[[GR:.+]] = %{{.+}} to %{{.+}} step %c1_i32 iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)  : i32
 // CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %c1_i32 : i32
@@ -263,15 +269,9 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: vector.load
 // CHECK: gpu.shuffle xor
 // CHECK: scf.yield %{{.+}} : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16
-// The Full kernel takes its width from the plan, not from the memref: a valid row reads to
-// column 16384.
-// CHECK: gpu.func @dynamic_0_row_registers_11_full(
-// CHECK-SAME: nvvm.maxnreg = 64 : i32
-// CHECK-NOT: memref.dim %arg0, %c1
-// CHECK: arith.select %{{.+}}, %c16384_i32, %c0_i32 : i32
-// CHECK: gpu.func @dynamic_0_row_registers_11_general(
 // CHECK: gpu.func @dynamic_0_row_shared_12
 // CHECK: gpu.dynamic_shared_memory
+// The chunked kernel: a running max and sum over the spans, then a second pass that stores.
 // CHECK: gpu.func @dynamic_0_chunked_online_13
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier

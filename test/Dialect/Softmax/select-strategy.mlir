@@ -4,9 +4,9 @@
 // f32, f16 and bf16, with M = 65536 rows:
 //  - values a thread: f32: 8 for rows of at most 64, 16 up to 4096 columns, 32 up to 8192, 64
 //    beyond; 16-bit inputs (pipelined: the next row's raw values are held too): 8 (one vector
-//    a lane) up to 64 columns, then at least 8 with up to 32 lanes (65: 16 lanes of 8,
-//    512: 32 of 16), then 256 lanes up to 8192 columns (1025: 256 of 8, 4096: 256 of 16), and
-//    512 lanes of 32 at 16384;
+//    a lane) up to 4096 columns (65: 16 lanes, 512: 64 lanes in blocks of 4 rows, 1024: 128
+//    lanes, 4096: 512 lanes), 16 up to 8192 (4097: 512 lanes of 16), and 512 lanes of 32 at
+//    16384;
 //  - multi_row while at most 32 lanes cover a row, row_registers while the row fits the
 //    registers (values + prefetched raw values + 64 for the rest, TargetInfo.h) up to 16384
 //    columns, the widest measured (f32: 256 lanes x 64 values);
@@ -217,7 +217,7 @@ func.func @n65_f16(%x: tensor<65536x65xf16>) -> tensor<65536x65xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>]
 func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xf16> -> tensor<65536x512xf16>
   return %0 : tensor<65536x512xf16>
@@ -226,7 +226,7 @@ func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
 func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
   return %0 : tensor<65536x513xf16>
@@ -235,7 +235,7 @@ func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1024_f16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
 func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xf16> -> tensor<65536x1024xf16>
   return %0 : tensor<65536x1024xf16>
@@ -253,7 +253,7 @@ func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xf16> -> tensor<65536x4096xf16>
   return %0 : tensor<65536x4096xf16>
@@ -262,7 +262,7 @@ func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4097_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>]
 func.func @n4097_f16(%x: tensor<65536x4097xf16>) -> tensor<65536x4097xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xf16> -> tensor<65536x4097xf16>
   return %0 : tensor<65536x4097xf16>
@@ -361,7 +361,7 @@ func.func @n65_bf16(%x: tensor<65536x65xbf16>) -> tensor<65536x65xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n512_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>]
 func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x512xbf16> -> tensor<65536x512xbf16>
   return %0 : tensor<65536x512xbf16>
@@ -370,7 +370,7 @@ func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
 func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
   return %0 : tensor<65536x513xbf16>
@@ -379,7 +379,7 @@ func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1024_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
 func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1024xbf16> -> tensor<65536x1024xbf16>
   return %0 : tensor<65536x1024xbf16>
@@ -397,7 +397,7 @@ func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4096_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4096xbf16> -> tensor<65536x4096xbf16>
   return %0 : tensor<65536x4096xbf16>
@@ -406,7 +406,7 @@ func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4097_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>]
 func.func @n4097_bf16(%x: tensor<65536x4097xbf16>) -> tensor<65536x4097xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xbf16> -> tensor<65536x4097xbf16>
   return %0 : tensor<65536x4097xbf16>
@@ -462,7 +462,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 2>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>

@@ -1399,15 +1399,28 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // last chunks hold part of it); where the span is the row (a static width, or the Full
   // variant of a dynamic one) the tests fold away.
   bool fullSpan = variant == RowKernelVariant::Full || op.getRowWidth() == plan.getSpan();
-  bool spillsWhenPartial = threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128);
+  int64_t values = plan.getVector() * plan.getChunks();
+  bool spillsWhenPartial =
+      values > 8 && (threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128));
   bool spills = (!fullSpan && spillsWhenPartial) ||
-                (threads > 256 && op.getNormalization() == Normalization::log_softmax);
+                (threads > 256 && values > 16 &&
+                 op.getNormalization() == Normalization::log_softmax);
+  // f32 results of 16-bit inputs store twice the bytes from the same registers: ptxas spilled
+  // them at these targets (generated seeds 18 and 31: 8-36 bytes), so only 16-bit results.
+  bool narrowResult = op.getResult().getType().getElementTypeBitWidth() < 32;
   if (variant != RowKernelVariant::General && isPipelined(op, plan) && side == 0 &&
-      plan.getVector() * plan.getChunks() <= 32 && !spills) {
-    constexpr int64_t kOccupancyWarps = 24;
-    int64_t blocks = llvm::divideCeil(kOccupancyWarps * 32, threads);
+      narrowResult && values <= 32 && !spills) {
+    // Fewer values a thread leave room for more warps: one vector of 8 fits 32 registers (64
+    // warps: bf16 1024 on 128 lanes x 2 rows ran at 0.98x copy so, against 0.93x at 40), 16
+    // values 40 (48 warps: bf16 8192 on 512 lanes 0.94x against 0.91x at 48; ptxas: no
+    // spill; bench/results/2026-12-01-h200/plans16-be3ffdd.txt).
+    // log_softmax keeps its values (not their exps) to the end: on 512 threads of 16 it
+    // spilled 8 bytes at 40 (generated seed 14, f16 in and bf16 out), so 24 warps there.
+    bool logOn512 = threads > 256 && op.getNormalization() == Normalization::log_softmax;
+    int64_t occupancyWarps = values <= 8 ? 64 : values <= 16 && !logOn512 ? 48 : 24;
+    int64_t blocks = llvm::divideCeil(occupancyWarps * 32, threads);
     int64_t step = 65536 / (blocks * threads) / 8 * 8;
-    if (step >= 64)
+    if (step >= 32)
       registers = std::min(registers, step);
   }
   return registers;

@@ -37,12 +37,14 @@ namespace {
 /// sweep16-fd50658.md): one vector of 8 a lane up to 64 columns (each warp load reads
 /// consecutive bytes, and the fast kernel has no edge columns: bf16 N = 32 at 0.98x copy static
 /// and dynamic, against 0.81x with one lane a row of 32 values in the general kernel, whose
-/// instructions were the limit; bench/results/2026-12-01-h200/narrow16-d7f83a3.txt); then up to
-/// a warp a row with at least 8 values (128: 16 lanes of 8, 0.97x
-/// against 0.93x with 4 of 32; 512: 32 of 16, 0.96x;
-/// 1024: 32 of 32, 0.95x); then 256 lanes (2048: of 8, 0.98x against 0.91x with 64 of 32; 4096:
-/// of 16, 0.93x against 0.90x; 8192: of 32, 0.92x); 16384: 512 lanes of 32 (0.83x against 0.82x
-/// with 256 of 64). Rows cut short by a -inf padding or causal mask (whose removed lanes are
+/// instructions were the limit; bench/results/2026-12-01-h200/narrow16-d7f83a3.txt); one vector
+/// a lane up to 4096 columns too, once its fast kernel is budgeted for 64 warps a
+/// multiprocessor (32 registers, RowKernel.cpp), and 16 values up to 8192, 32 beyond: bf16 512
+/// on 64 lanes 0.98x against 0.96x with 32 of 16, 1000 on 128 lanes 0.97x against 0.97x, 1024
+/// 0.98x against 0.96x with 32 of 32, 2048 on 256 lanes 0.98x, 4096 on 512 lanes 0.945x
+/// against 0.93x with 256 of 16, 8192 on 512 lanes of 16 0.94x against 0.92x with 256 of 32
+/// (bench/results/2026-12-01-h200/plans16-be3ffdd.txt); 16384: 512 lanes of 32 (0.93x, against
+/// 0.78x with 1024 of 16). Rows cut short by a -inf padding or causal mask (whose removed lanes are
 /// not read) keep 32 values a thread up to 8192 columns and 64 beyond: the bf16 attention chain
 /// (scale, causal, softmax, cast) ran at 0.81x copy on 64x2048x2048 with 256 lanes of 8 against
 /// 1.04x with 64 lanes of 32, and at 1.01x against 1.03x on 16x4096x4096 (256 of 16 against 128
@@ -58,14 +60,9 @@ int64_t valuesPerThread(int64_t width, int64_t elementBytes, int64_t inputBytes,
   if (inputBytes < 4 && readsPrefix)
     return width <= 8192 ? 32 : 64;
   if (inputBytes < 4) {
-    int64_t rounded = static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(width, 1)));
-    if (width <= 64)
+    if (width <= 4096)
       return 8;
-    if (width <= 1024)
-      return std::max<int64_t>(8, rounded / 32);
-    if (width <= 8192)
-      return std::max<int64_t>(8, rounded / 256);
-    return 32;
+    return width <= 8192 ? 16 : 32;
   }
   if (elementBytes == 4 && width <= 64)
     return 8;

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<134218x1000xbf16>) -> tensor<134218x1000xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 4>]} : tensor<134218x1000xbf16> -> tensor<134218x1000xbf16>
+  return %0 : tensor<134218x1000xbf16>
+}

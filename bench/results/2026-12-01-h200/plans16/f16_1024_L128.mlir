@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<131072x1024xf16>) -> tensor<131072x1024xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]} : tensor<131072x1024xf16> -> tensor<131072x1024xf16>
+  return %0 : tensor<131072x1024xf16>
+}

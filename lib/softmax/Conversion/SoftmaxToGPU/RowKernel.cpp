@@ -1379,25 +1379,24 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
       op.getNormalization() != Normalization::log_softmax && !masked &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);
-  // The fast variant of a pipelined (16-bit) register plan: at least 24 warps a multiprocessor
-  // (3 blocks of 256 threads at 80 registers, 2 of 512 at 64), where ptxas fits its 32 values
-  // and the next row's raw values without spilling (the estimate above leaves it 96-116 and
-  // one or two blocks). Measured on the H200 with every budget capped (registers-*.txt in
-  // bench/results/2026-12-01-h200): the attention chain went from 1.03-1.10x copy to
-  // 1.17-1.22x at 80, bf16 and f16 16384 columns (512 threads) from 0.83 to 0.93 at 64, while
-  // 24 warps to 32 (bf16 8192 at 64) gained nothing and f32 plans (not pipelined) lost. The
-  // general variant keeps its budget: at these caps it spills 4-40 bytes (64-bit arithmetic,
-  // edge columns), and it only runs on rows off vector boundaries. Of the dynamic widths' tiers
-  // (which keep the width and the per-vector tests live), those of blocks over 256 threads and
-  // those of several rows a block, each over 4 or more warps, spilled 12-40 bytes at the cap
-  // (ptxas: the bf16 softmax and log_softmax 16384-column tiers, the attention 4096 tier, and
-  // an f16 log_softmax of generated seed 14) and keep their budget too, as does log_softmax
-  // (its values, not their exps, live to the end) on 512 threads, static widths included (28
-  // bytes at 16384 columns; it ran at 0.854x copy so, against 0.809 with its budget, but the
-  // kernels stay spill-free: bench/results/2026-12-01-h200/hand-plans-08676d8.txt).
+  // The fast (and Full) variant of a pipelined (16-bit) register plan gets an occupancy
+  // target instead (below), where ptxas fits its values and the next row's raw values without
+  // spilling (the estimate above leaves 32 values 96-116 registers and one or two blocks).
+  // Measured on the H200 with every budget capped (registers-*.txt in
+  // bench/results/2026-12-01-h200): at 24 warps the attention chain went from 1.03-1.10x copy
+  // to 1.17-1.22x, bf16 and f16 16384 columns (512 threads) from 0.83 to 0.93, while f32 plans
+  // (not pipelined) lost. The general variant keeps its budget: at these caps it spills 4-40
+  // bytes (64-bit arithmetic, edge columns), and it only runs on rows off vector boundaries.
   // A row narrower than the span keeps a test a chunk live (the width is not known, or the
-  // last chunks hold part of it); where the span is the row (a static width, or the Full
-  // variant of a dynamic one) the tests fold away.
+  // last chunks hold part of it), and the plans of more than 8 values on blocks over 256
+  // threads or on several rows of 128 lanes or more then spilled 12-40 bytes at the target
+  // (ptxas: the dynamic bf16 softmax and log_softmax 16384-column tiers, the attention 4096
+  // tier, static bf16 16000 on 512 x 32): they keep their budget. Where the span is the row (a
+  // static width, or the Full variant of a dynamic one) the tests fold away. log_softmax (its
+  // values, not their exps, live to the end) on 512 threads of 32 values keeps its budget at
+  // any width (28 bytes at 16384 columns; it ran at 0.854x copy so, against 0.809 with its
+  // budget, but the kernels stay spill-free: bench/results/2026-12-01-h200/
+  // hand-plans-08676d8.txt).
   bool fullSpan = variant == RowKernelVariant::Full || op.getRowWidth() == plan.getSpan();
   int64_t values = plan.getVector() * plan.getChunks();
   bool spillsWhenPartial =

@@ -77,8 +77,8 @@ Value buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr pla
                                 ValueRange kernelOperands);
 
 /// Builds `gpu.func @name` in `module` computing `op` with `plan`, holding `variant`'s code
-/// (Fast needs hasFastVariant, Full hasFullVariant). Rows are the input's leading dimensions collapsed; the op's
-/// axis must be the last.
+/// (Fast needs hasFastVariant, Full hasFullVariant). Rows are the input's leading dimensions
+/// collapsed; the op's axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
                               FusedOp op, StrategyAttr plan, RowKernelVariant variant);
 

@@ -1407,8 +1407,15 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // f32 results of 16-bit inputs store twice the bytes from the same registers: ptxas spilled
   // them at these targets (generated seeds 18 and 31: 8-36 bytes), so only 16-bit results.
   bool narrowResult = op.getResult().getType().getElementTypeBitWidth() < 32;
+  // A mask with a finite fill compares and selects every element it keeps (no read limit):
+  // ptxas spilled such kernels at the targets (generated seed 124, a padding mask filling
+  // -10000: 8-16 bytes in the Full kernels of 8192 and 16384 columns).
+  bool finiteFillMask = llvm::any_of(op.getPrologue(), [](Attribute step) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    return mask && !(mask.getFill().isInfinity() && mask.getFill().isNegative());
+  });
   if (variant != RowKernelVariant::General && isPipelined(op, plan) && side == 0 &&
-      narrowResult && values <= 32 && !spills) {
+      narrowResult && !finiteFillMask && values <= 32 && !spills) {
     // Fewer values a thread leave room for more warps: one vector of 8 fits 32 registers (64
     // warps: bf16 1024 on 128 lanes x 2 rows ran at 0.98x copy so, against 0.93x at 40), 16
     // values 40 (48 warps: bf16 8192 on 512 lanes 0.94x against 0.91x at 48; ptxas: no

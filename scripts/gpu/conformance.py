@@ -31,8 +31,11 @@ DTYPES = ["f32", "f16", "bf16"]
 # Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
 # of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90), the dynamic
 # dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
-WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 1000,
-          1023, 1024, 1025, 2048, 2049, 4095, 4097, 8192, 8193, 16384, 16385, 32767, 32768,
+# 600, 3000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
+# lanes, RowKernel.h).
+WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 600,
+          1000, 1023, 1024, 1025, 2048, 2049, 3000, 4095, 4097, 8192, 8193, 9000, 12000, 16384,
+          16385, 32767, 32768,
           32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
           262145, 1000003]
 # Row counts of the cluster plans (one cluster a row): 1, 2, 3, 7 and 129.
@@ -277,7 +280,8 @@ def cases(quick):
                            n=n)
         for plan, n, strategy in HAND_PLANS:
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
-        for n in (1000, 1023, 127, 50257, 131071):
+        # 3000, 4097 and 9000: blocks of whole warps that are not a power of two (384, 288 lanes).
+        for n in (1000, 1023, 127, 3000, 4097, 9000, 50257, 131071):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
     yield from pipelined_cases()
     yield from axis_cases(quick)
@@ -368,6 +372,11 @@ def pipelined_cases():
                m=8448, n=4096)
     yield dict(name="pipelined log_softmax f16 8448x4096 stride 4100", variant="log_softmax",
                dtype="f16", m=8448, n=4096, stride=4100)
+    # Elastic lanes over several row groups a block: 600 columns on 96 lanes x 2 rows (the
+    # 1024-column tier), 3000 on 384 lanes (the 4096 tier), 12000 on 384 lanes of 32 values.
+    for dtype, m, n in (("bf16", 8448, 600), ("f16", 4224, 3000), ("bf16", 4224, 12000)):
+        yield dict(name=f"pipelined softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype,
+                   m=m, n=n)
 
 
 def memcheck_cases():

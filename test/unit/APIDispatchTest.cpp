@@ -153,6 +153,29 @@ TEST(APIDispatch, FullKernelForRowsAsWideAsTheSpan) {
     EXPECT_FALSE(kernel.name == narrower[0] + "_full") << kernel.name;
 }
 
+TEST(APIDispatch, ElasticLanesAreTheWarpsARowFills) {
+  std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
+  ASSERT_TRUE(exe);
+  // f16 rows of 3000 columns run in the 4096-column tier (512 lanes of one vector of 8) on
+  // the 375 lanes they fill, rounded up to whole warps: 384, one row a block; rows of 600 in
+  // the 1024-column tier (128 lanes x 2 rows) on 96 lanes x 2. The Full kernel of the
+  // 16384-column tier runs its plan's block.
+  auto blockOf = [&](int64_t width) {
+    llvm::Expected<std::vector<Launch>> launches =
+        exe->plan("dyn", {Argument::tensor(nullptr, {64, width}),
+                          Argument::tensor(nullptr, {64, width})});
+    EXPECT_TRUE(!!launches) << llvm::toString(launches.takeError());
+    return launches && launches->size() == 1
+               ? std::make_pair((*launches)[0].block[0], (*launches)[0].block[1])
+               : std::make_pair(uint64_t(0), uint64_t(0));
+  };
+  EXPECT_EQ(blockOf(3000), std::make_pair(uint64_t(384), uint64_t(1)));
+  EXPECT_EQ(blockOf(4096), std::make_pair(uint64_t(512), uint64_t(1)));
+  EXPECT_EQ(blockOf(600), std::make_pair(uint64_t(96), uint64_t(2)));
+  EXPECT_EQ(blockOf(16384), std::make_pair(uint64_t(512), uint64_t(1)));
+  EXPECT_EQ(blockOf(9000), std::make_pair(uint64_t(288), uint64_t(1)));
+}
+
 TEST(APIDispatch, FastKernelForWholeAlignedRows) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
@@ -191,7 +214,12 @@ TEST(APIDispatch, LaunchesFollowTheKernelsBlockAndGrowWithRows) {
       ASSERT_EQ(launches->size(), 1u);
       const Launch &launch = (*launches)[0];
       const KernelInfo &kernel = exe->getKernels()[launch.kernel];
-      EXPECT_EQ(launch.block[0], static_cast<uint64_t>(kernel.block[0])) << kernel.name;
+      // A kernel of elastic lanes (no known block) takes whole warps a row.
+      if (kernel.block[0] != 0)
+        EXPECT_EQ(launch.block[0], static_cast<uint64_t>(kernel.block[0])) << kernel.name;
+      else
+        EXPECT_EQ(launch.block[0] % 32, 0u) << kernel.name;
+      EXPECT_LE(launch.block[0] * launch.block[1], 1024u) << kernel.name;
       EXPECT_EQ(launch.grid[1], 1u);
       EXPECT_GE(launch.grid[0], previous) << kernel.name;
       previous = launch.grid[0];

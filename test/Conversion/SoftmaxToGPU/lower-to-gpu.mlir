@@ -367,3 +367,38 @@ func.func @narrow_vector(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
   %p = softmax.softmax %x : tensor<4096x32xbf16>
   return %p : tensor<4096x32xbf16>
 }
+
+// -----
+
+// Elastic lanes: the register tiers of a dynamic width with several warps a row launch the
+// warps that the row's values fill (ceil(ceil(N / values a thread) / 32) warps, within
+// [1 warp, the plan's lanes]) as the block's x, its rows as y; their kernels read the lanes
+// from blockDim.x and combine the slots of the warps they have. The Full kernel (rows as wide
+// as the span) keeps its plan's block.
+// CHECK-LABEL: func.func @elastic
+// CHECK: arith.cmpi ule, %[[N:.+]], %c2048
+// CHECK: arith.cmpi ule, %[[N]], %c4096
+// CHECK: %[[VALUES:.+]] = arith.ceildivui %[[N]], %c8 : index
+// CHECK-NEXT: %[[WARPS:.+]] = arith.ceildivui %[[VALUES]], %c32 : index
+// CHECK-NEXT: %[[LANES:.+]] = arith.muli %[[WARPS]], %c32 : index
+// CHECK-NEXT: %[[ATLEAST:.+]] = arith.maxui %[[LANES]], %c32 : index
+// CHECK-NEXT: %[[ATMOST:.+]] = arith.minui %[[ATLEAST]], %c512 : index
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_9 blocks in ({{.+}}) threads in (%[[ATMOST]], %c1, %c1)
+// CHECK: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_11_full blocks in ({{.+}}) threads in (%c512, %c1, %c1)
+// CHECK: gpu.func @elastic_0_row_registers_7(
+// CHECK-NOT: known_block_size
+// CHECK-SAME: nvvm.maxnreg
+// CHECK: %[[TX:.+]] = gpu.thread_id x
+// CHECK: %[[BX:.+]] = gpu.block_dim x
+// CHECK: %[[LANECOUNT:.+]] = arith.index_cast %[[BX]] : index to i32
+// CHECK: gpu.thread_id y
+// The second warp's slot counts only where the row has a second warp.
+// CHECK: gpu.barrier
+// CHECK: %[[HASWARP:.+]] = arith.cmpi ugt, %[[LANECOUNT]], %c32_i32 : i32
+// CHECK: arith.select %[[HASWARP]]
+// CHECK: gpu.func @elastic_0_row_registers_11_full(
+// CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
+func.func @elastic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.softmax %x : tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}

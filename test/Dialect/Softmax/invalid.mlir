@@ -232,8 +232,18 @@ func.func @cast_to_f64(%x: tensor<2x8xf32>) -> tensor<2x8xf64> {
 
 // -----
 
-// expected-error @+1 {{lanes must be a power of two in [1, 1024], got 48}}
+// expected-error @+1 {{lanes must be a power of two up to 32 or a multiple of 32 up to 1024, got 48}}
 func.func @strategy_lanes() attributes {s = #softmax.strategy<row_registers, lanes = 48, rows = 1, vector = 4, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{lanes must be a power of two up to 32 or a multiple of 32 up to 1024, got 24}}
+func.func @strategy_lanes_in_warp() attributes {s = #softmax.strategy<multi_row, lanes = 24, rows = 4, vector = 4, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{strided_axis needs lanes a power of two, got 96}}
+func.func @strategy_axis_lanes() attributes {s = #softmax.strategy<strided_axis, lanes = 96, rows = 1, vector = 4, chunks = 1>} { return }
 
 // -----
 

@@ -100,7 +100,7 @@ func.func @n1024_f32(%x: tensor<65536x1024xf32>) -> tensor<65536x1024xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
 func.func @n1025_f32(%x: tensor<65536x1025xf32>) -> tensor<65536x1025xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf32> -> tensor<65536x1025xf32>
   return %0 : tensor<65536x1025xf32>
@@ -118,7 +118,7 @@ func.func @n4096_f32(%x: tensor<65536x4096xf32>) -> tensor<65536x4096xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n4097_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 5>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 224, rows = 1, vector = 4, chunks = 5>]
 func.func @n4097_f32(%x: tensor<65536x4097xf32>) -> tensor<65536x4097xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xf32> -> tensor<65536x4097xf32>
   return %0 : tensor<65536x4097xf32>
@@ -226,7 +226,7 @@ func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 8, chunks = 1>]
 func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
   return %0 : tensor<65536x513xf16>
@@ -244,7 +244,7 @@ func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 160, rows = 1, vector = 8, chunks = 1>]
 func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
   return %0 : tensor<65536x1025xf16>
@@ -262,7 +262,7 @@ func.func @n4096_f16(%x: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4097_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 288, rows = 1, vector = 8, chunks = 2>]
 func.func @n4097_f16(%x: tensor<65536x4097xf16>) -> tensor<65536x4097xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xf16> -> tensor<65536x4097xf16>
   return %0 : tensor<65536x4097xf16>
@@ -370,7 +370,7 @@ func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 8, chunks = 1>]
 func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
   return %0 : tensor<65536x513xbf16>
@@ -388,7 +388,7 @@ func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 160, rows = 1, vector = 8, chunks = 1>]
 func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
   return %0 : tensor<65536x1025xbf16>
@@ -406,7 +406,7 @@ func.func @n4096_bf16(%x: tensor<65536x4096xbf16>) -> tensor<65536x4096xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n4097_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 288, rows = 1, vector = 8, chunks = 2>]
 func.func @n4097_bf16(%x: tensor<65536x4097xbf16>) -> tensor<65536x4097xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x4097xbf16> -> tensor<65536x4097xbf16>
   return %0 : tensor<65536x4097xbf16>

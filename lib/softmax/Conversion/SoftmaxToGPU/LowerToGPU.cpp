@@ -130,8 +130,11 @@ private:
   struct PlanKernels {
     gpu::GPUFuncOp general, fast, full;
   };
+  /// Launches `kernels`: its fast (and full) kernels behind their host tests, else its
+  /// general one, built as `variant`.
   void launch(FusedOp op, StrategyAttr plan, PlanKernels kernels,
-              ArrayRef<Value> kernelOperands, Value rowCount, Value width);
+              ArrayRef<Value> kernelOperands, Value rowCount, Value width,
+              RowKernelVariant variant = RowKernelVariant::General);
   Value memrefFor(Value tensor) { return memrefs.lookup(tensor); }
 
   func::FuncOp func;
@@ -181,7 +184,8 @@ LogicalResult FunctionLowering::checkSupported() {
 }
 
 void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
-                              ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
+                              ArrayRef<Value> kernelOperands, Value rowCount, Value width,
+                              RowKernelVariant variant) {
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard insertionGuard(builder);
   gpu::GPUFuncOp kernel = planKernels.general;
@@ -197,15 +201,17 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, width, span);
       auto full = scf::IfOp::create(builder, loc, TypeRange{}, isSpan, /*withElseRegion=*/true);
       builder.setInsertionPoint(full.getThenRegion().front().getTerminator());
-      launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width);
+      launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width,
+             RowKernelVariant::Full);
       builder.setInsertionPoint(full.getElseRegion().front().getTerminator());
     }
-    launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width);
+    launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width,
+           RowKernelVariant::Fast);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value threads = arith::ConstantIndexOp::create(builder, loc, plan.getBlockSize());
+  gpu::KernelDim3 threads = buildBlockSize(builder, loc, op, plan, variant, width);
   Value sharedBytes;
   if (plan.getPlan() == KernelPlan::row_shared) {
     // The reduction slots, then the row as f32 rounded up to whole vectors (RowKernel.cpp).
@@ -224,7 +230,7 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
     cluster = gpu::KernelDim3{arith::ConstantIndexOp::create(builder, loc, plan.getCluster()),
                               one, one};
   gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
-                            gpu::KernelDim3{threads, one, one}, sharedBytes, kernelOperands,
+                            threads, sharedBytes, kernelOperands,
                             /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
 }
 

@@ -212,6 +212,8 @@ private:
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
+  /// Whether a row has warp `w` (elastic lanes: fewer than the plan's when laneCount is).
+  Value hasWarp(int64_t w) { return cmpi(arith::CmpIPredicate::ugt, laneCount, index(w * 32)); }
   /// row_cluster: the row's (max, sum) from each block's (`sum` relative to the block's `max`),
   /// through distributed shared memory. Every thread of the cluster calls it once; it leaves
   /// the cluster barrier that lets blocks exit arrived (finishCluster waits on it).
@@ -262,6 +264,9 @@ private:
   /// in the Full variant.
   int64_t knownWidth;
   bool aligned = false; ///< every row starts on a vector boundary and is whole vectors
+  /// The lanes of a row come from the launch (hasElasticLanes): `laneCount` is blockDim.x, a
+  /// whole number of warps up to `lanes`, and a block's rows are its y threads.
+  bool elastic = false;
 
   // Kernel arguments.
   Value in, out, smem;
@@ -272,6 +277,9 @@ private:
 
   // Row context.
   Value lane, rowInBlock, row, rowValid, rowCount, width, limit;
+  Value laneCount; ///< the lanes of a row (`it`): the plan's, or the launch's when elastic
+  /// The fewest lanes a row can have: the plan's, or a warp when elastic.
+  int64_t fewestLanes() const { return elastic ? 32 : lanes; }
   /// The first column (past the head) of this block's part of the row: 0, or rank * span in a
   /// row_cluster block.
   Value columnBase;
@@ -296,8 +304,16 @@ private:
 
 void KernelEmitter::emitKernelContext() {
   Value tid = narrow(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
-  rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
+  if (elastic) {
+    // Blocks of (laneCount, rows) threads: a warp lies within a row (laneCount is whole warps).
+    laneCount = narrow(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
+    lane = tid;
+    rowInBlock = narrow(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y));
+  } else {
+    laneCount = index(lanes);
+    lane = arith::RemUIOp::create(b, loc, tid, index(lanes));
+    rowInBlock = arith::DivUIOp::create(b, loc, tid, index(lanes));
+  }
   rowCount = narrow(memref::DimOp::create(b, loc, in, 0));
   int64_t staticWidth = knownWidth;
   widthIndex = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
@@ -516,7 +532,7 @@ void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
     layout.loadEnd = limit;
     return;
   }
-  layout.edgeSlots = llvm::divideCeil(vectorSize - 1, lanes);
+  layout.edgeSlots = llvm::divideCeil(vectorSize - 1, fewestLanes());
   layout.head = minsi(rowHead(in, vectorSize), width);
   Value mainColumns = arith::SubIOp::create(b, loc, width, layout.head);
   Value wholeVectors = arith::DivUIOp::create(b, loc, mainColumns, index(vectorSize));
@@ -525,8 +541,8 @@ void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
 }
 
 Value KernelEmitter::vectorColumn(Value base, int64_t c) {
-  return add(add(layout.head, base),
-             mul(add(index(c * lanes), lane), index(layout.vector)));
+  Value first = elastic ? mul(index(c), laneCount) : index(c * lanes);
+  return add(add(layout.head, base), mul(add(first, lane), index(layout.vector)));
 }
 
 SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
@@ -535,7 +551,7 @@ SmallVector<std::pair<Value, Value>> KernelEmitter::edgeColumns() {
   Value mine = clusterRank ? cmpi(arith::CmpIPredicate::eq, clusterRank, index(0)) : Value();
   auto ours = [&](Value valid) { return mine ? andi(valid, mine) : valid; };
   for (int64_t s = 0; s < layout.edgeSlots; ++s) {
-    Value offset = add(lane, index(s * lanes));
+    Value offset = add(lane, elastic ? mul(index(s), laneCount) : index(s * lanes));
     columns.emplace_back(offset, ours(cmpi(arith::CmpIPredicate::ult, offset, layout.head)));
     Value tail = add(layout.mainEnd, offset);
     columns.emplace_back(tail, ours(cmpi(arith::CmpIPredicate::ult, tail, width)));
@@ -764,7 +780,8 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   }
   if (lanes <= 32)
     return value;
-  // Across the warps of a row, through shared memory.
+  // Across the warps of a row, through shared memory (slots for the plan's warps a row; an
+  // elastic row combines the slots of the warps it has, in the same order).
   int64_t warps = lanes / 32;
   Value warp = arith::DivUIOp::create(b, loc, lane, index(32));
   Value first = mul(rowInBlock, index(warps));
@@ -773,9 +790,11 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
          [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{wide(add(base, warp))}); });
   gpu::BarrierOp::create(b, loc);
   Value result = memref::LoadOp::create(b, loc, smem, ValueRange{wide(base)});
-  for (int64_t w = 1; w < warps; ++w)
-    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))}),
-                     isMax);
+  for (int64_t w = 1; w < warps; ++w) {
+    Value slot = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))});
+    Value combined = combine(result, slot, isMax);
+    result = elastic ? select(hasWarp(w), combined, result) : combined;
+  }
   return result;
 }
 
@@ -844,6 +863,7 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
   }
   if (lanes <= 32)
     return {max, sum};
+  // As in reduce.
   int64_t warps = lanes / 32;
   Value warp = arith::DivUIOp::create(b, loc, lane, index(32));
   Value maxBase = mul(rowInBlock, index(warps));
@@ -859,7 +879,9 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
   for (int64_t w = 1; w < warps; ++w) {
     Value m = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(maxBase, index(w)))});
     Value s = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(sumBase, index(w)))});
-    std::tie(max, sum) = merge(max, sum, m, s);
+    auto [mergedMax, mergedSum] = merge(max, sum, m, s);
+    max = elastic ? select(hasWarp(w), mergedMax, max) : mergedMax;
+    sum = elastic ? select(hasWarp(w), mergedSum, sum) : mergedSum;
   }
   return {max, sum};
 }
@@ -1081,8 +1103,8 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     return values;
   };
 
-  int64_t span = lanes * vector * layout.chunks;
-  Value spanValue = index(span);
+  Value spanValue = elastic ? mul(laneCount, index(vector * layout.chunks))
+                            : index(lanes * vector * layout.chunks);
   // Spans of the vector columns [head, end).
   auto spans = [&](Value end) {
     Value main = maxsi(arith::SubIOp::create(b, loc, end, layout.head), index(0));
@@ -1156,6 +1178,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
 void KernelEmitter::emit(RowKernelVariant variant) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  elastic = hasElasticLanes(op, plan, variant);
   unsigned numSide = op.getSideOperands().size();
   in = entry.getArgument(0);
   out = entry.getArgument(1);
@@ -1317,6 +1340,34 @@ bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
 }
 
+bool mlir::softmax::hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVariant variant) {
+  // Not under a -inf padding or causal mask: its removed lanes read nothing already, and the
+  // lane stride known only at run time cost the masked 16-bit tiers of 32 values 12-40 bytes
+  // of spills at their occupancy budgets (ptxas; the attention chain's 2048 and 8192 tiers).
+  return ShapedType::isDynamic(op.getRowWidth()) && variant != RowKernelVariant::Full &&
+         plan.getPlan() == KernelPlan::row_registers && plan.getLanes() > 32 &&
+         !op.hasLimitingMask();
+}
+
+gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, FusedOp op,
+                                              StrategyAttr plan, RowKernelVariant variant,
+                                              Value width) {
+  auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
+  Value one = constant(1);
+  if (!hasElasticLanes(op, plan, variant))
+    return {constant(plan.getBlockSize()), one, one};
+  // The warps that the row's values fill at the plan's values a thread, at most the plan's
+  // lanes (the tier's widest row); at least one.
+  Value perThread = constant(plan.getVector() * plan.getChunks());
+  Value warps = arith::CeilDivUIOp::create(
+      builder, loc, arith::CeilDivUIOp::create(builder, loc, width, perThread), constant(32));
+  Value lanes = arith::MulIOp::create(builder, loc, warps, constant(32));
+  lanes = arith::MinUIOp::create(builder, loc, arith::MaxUIOp::create(builder, loc, lanes,
+                                                                      constant(32)),
+                                 constant(plan.getLanes()));
+  return {lanes, constant(plan.getRows()), one};
+}
+
 bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan) {
   bool rowInBlock =
       plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers;
@@ -1458,7 +1509,9 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
-  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
+  // An elastic kernel's block is the launch's (buildBlockSize).
+  if (!hasElasticLanes(op, plan, variant))
+    func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(
                                    getRowKernelRegisters(op, plan, variant))));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.

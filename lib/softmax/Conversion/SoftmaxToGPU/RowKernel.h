@@ -66,6 +66,20 @@ int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant va
 /// exactly its span.
 bool hasFullVariant(FusedOp op, StrategyAttr plan);
 
+/// Whether the kernel of `op` with `plan` in `variant` takes its lanes from the launch: a
+/// row_registers plan of several warps a row, for a dynamic width, in the fast and general
+/// variants (the Full one runs rows of the plan's span). The block is then (lanes, rows): the
+/// warps that a row's values fill at the plan's values a thread, up to the plan's lanes
+/// (buildBlockSize), so that a row narrower than its tier's span keeps every warp busy as its
+/// static twin does (bf16 3000 columns in the 4096 tier of 512 lanes x 8: 384 lanes, not 512).
+bool hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+
+/// Host code: the block of a launch of the kernel of `op` with `plan` in `variant` for rows of
+/// `width` columns: the plan's block, or for elastic lanes (hasElasticLanes) the lanes that
+/// the width needs and the plan's rows.
+gpu::KernelDim3 buildBlockSize(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr plan,
+                               RowKernelVariant variant, Value width);
+
 /// Whether rows of `op` can take the fast variant with `plan` (its vectors are wider than one
 /// element, the static width allows it, and a thread's span is wide enough to profit).
 bool hasFastVariant(FusedOp op, StrategyAttr plan);

@@ -60,7 +60,8 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `strided_axis` (a softmax over a non-last axis: the input viewed as [outer, C, inner],
       consecutive threads on consecutive inner elements, each column of C values reduced by
       `rows` threads of a block; see below and docs/strategies.md).
-    - `lanes`: threads that share one row (a power of two, at most 1024).
+    - `lanes`: threads that share one row: a power of two up to a warp (32), whole warps
+      beyond (a multiple of 32, at most 1024; `strided_axis`: a power of two).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
       multiple of 32 and at most 1024.
     - `vector`: elements per memory access (1, 2, 4 or 8; 16 bytes is 4 f32 or 8 f16/bf16).

@@ -277,6 +277,9 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// one a row take none. The plans must fit it (softmax-select-strategy) and the kernels'
     /// register budgets include it (softmax-lower-to-gpu).
     int64_t getRowSideOperandRegisters(int64_t values);
+    /// Whether a padding or causal mask of the prologue fills -inf: the lanes it removes need
+    /// not be read (the kernels read each row up to the mask's limit).
+    bool hasLimitingMask();
   }];
 }
 

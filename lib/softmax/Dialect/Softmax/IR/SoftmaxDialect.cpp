@@ -35,8 +35,16 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t lanes, int64_t rows, int64_t vector, int64_t chunks,
                                    int64_t cluster) {
   // Each parameter is bounded before any product is formed, so nothing below overflows.
-  if (lanes < 1 || lanes > 1024 || !llvm::isPowerOf2_64(lanes))
-    return emitError() << "lanes must be a power of two in [1, 1024], got " << lanes;
+  // A row's lanes are whole warps beyond one warp (the cross-warp reductions combine one slot a
+  // warp, any number of them), and a power of two within one (the butterfly shuffles).
+  if (lanes < 1 || lanes > 1024 ||
+      !(lanes <= 32 ? llvm::isPowerOf2_64(lanes) : lanes % 32 == 0))
+    return emitError() << "lanes must be a power of two up to 32 or a multiple of 32 up to "
+                          "1024, got "
+                       << lanes;
+  // strided_axis's lanes are a block's columns, combined by power-of-two shuffles.
+  if (plan == KernelPlan::strided_axis && !llvm::isPowerOf2_64(lanes))
+    return emitError() << "strided_axis needs lanes a power of two, got " << lanes;
   if (rows < 1 || rows > 1024)
     return emitError() << "rows must be in [1, 1024], got " << rows;
   if (lanes * rows > 1024 || (lanes * rows) % 32 != 0)

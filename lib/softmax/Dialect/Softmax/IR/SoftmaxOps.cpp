@@ -415,6 +415,14 @@ LogicalResult FusedOp::verify() {
   return verifyStrategies();
 }
 
+bool FusedOp::hasLimitingMask() {
+  return llvm::any_of(getPrologue(), [](Attribute step) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    return mask && mask.getKind() != MaskKind::tensor && mask.getFill().isInfinity() &&
+           mask.getFill().isNegative();
+  });
+}
+
 int64_t FusedOp::getRowSideOperandRegisters(int64_t values) {
   int64_t registers = 0;
   for (Attribute step : getPrologue()) {

@@ -117,28 +117,38 @@ public:
     int64_t perThread = valuesPerThread(width, elementBytes, inputBytes, readsPrefix);
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
-    for (; lanes <= maxThreads; lanes *= 2) {
+    // More lanes (twice as many each time) until the row fits the registers of its block.
+    for (;; lanes = std::min(lanes * 2, maxThreads)) {
       // Every row is split at vector boundaries (RowKernel.cpp), so the widest vector works
       // whatever the width; rows narrower than it take the widest that they fill.
       int64_t vector = std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
-      if (getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes, pipelined) +
-                  op.getRowSideOperandRegisters(values) >
-              registers ||
-          values / vector > 64)
-        continue;
-      if (clusterBlocks > 1) {
-        if (lanes < target.warpSize)
-          continue;
+      bool fits = getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes,
+                                           pipelined) +
+                          op.getRowSideOperandRegisters(values) <=
+                      registers &&
+                  values / vector <= 64;
+      if (fits && clusterBlocks > 1 && lanes >= target.warpSize)
         return StrategyAttr::get(context, KernelPlan::row_cluster, lanes, 1, vector,
                                  values / vector, clusterBlocks);
+      if (fits && clusterBlocks == 1 && lanes <= target.warpSize)
+        return StrategyAttr::get(context, KernelPlan::multi_row, lanes, rows, vector,
+                                 values / vector);
+      if (fits && clusterBlocks == 1) {
+        // Beyond a warp, only the warps that the row's values fill: a 16-bit row of 3000
+        // columns takes 384 lanes of one vector (375 of them at work), where 512 left a quarter
+        // of the block idle (0.83x copy on the H200, bench/results/2026-12-01-h200/
+        // partial16-1822dc7.txt). Fewer threads a block only leave more registers. The blocks
+        // of a cluster keep powers of two, as measured (sweep-cluster-*.md there).
+        lanes = llvm::alignTo(llvm::divideCeil(width, values), target.warpSize);
+        return StrategyAttr::get(context, KernelPlan::row_registers, lanes,
+                                 rowsPerBlock(lanes, rowCount), vector, values / vector);
       }
-      KernelPlan plan = lanes <= target.warpSize ? KernelPlan::multi_row : KernelPlan::row_registers;
-      return StrategyAttr::get(context, plan, lanes, rows, vector, values / vector);
+      if (lanes >= maxThreads)
+        return {};
     }
-    return {};
   }
 
   /// A row of `width` f32 columns spread over the fewest blocks of a thread-block cluster that
@@ -279,12 +289,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       int64_t vector = planner.widestVector(elementBytes);
       // A -inf padding or causal mask: the kernels read each row up to its limit only
       // (valuesPerThread's rule for such rows assumes nothing else held along the row).
-      bool readsPrefix = op.getRowSideOperandRegisters(1) == 0 &&
-                         llvm::any_of(op.getPrologue(), [](Attribute step) {
-                           auto mask = dyn_cast<MaskStepAttr>(step);
-                           return mask && mask.getKind() != MaskKind::tensor &&
-                                  mask.getFill().isInfinity() && mask.getFill().isNegative();
-                         });
+      bool readsPrefix = op.getRowSideOperandRegisters(1) == 0 && op.hasLimitingMask();
       std::optional<int64_t> rowCount;
       if (type.hasStaticShape())
         rowCount = type.getNumElements() / std::max<int64_t>(1, width);

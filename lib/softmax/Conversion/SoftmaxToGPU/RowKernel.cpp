@@ -212,8 +212,11 @@ private:
   // Across the lanes of a row.
   Value reduce(Value value, bool isMax, int64_t buffer);
   std::pair<Value, Value> reduceMaxSum(Value max, Value sum);
-  /// Whether a row has warp `w` (elastic lanes: fewer than the plan's when laneCount is).
-  Value hasWarp(int64_t w) { return cmpi(arith::CmpIPredicate::ugt, laneCount, index(w * 32)); }
+  /// Elastic lanes: the reduction slots of the warps that the launch's rows lack hold the
+  /// identity (-inf for the max, 0 for the sum), written once before any reduction, so that
+  /// the reductions combine the plan's slots as a fixed block does: no test a warp (15 live
+  /// predicates and a dependent select a slot cost the 4096-column tier a fifth of its speed).
+  void initElasticSlots();
   /// row_cluster: the row's (max, sum) from each block's (`sum` relative to the block's `max`),
   /// through distributed shared memory. Every thread of the cluster calls it once; it leaves
   /// the cluster barrier that lets blocks exit arrived (finishCluster waits on it).
@@ -780,8 +783,8 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
   }
   if (lanes <= 32)
     return value;
-  // Across the warps of a row, through shared memory (slots for the plan's warps a row; an
-  // elastic row combines the slots of the warps it has, in the same order).
+  // Across the warps of a row, through shared memory (slots for the plan's warps a row; those
+  // of the warps an elastic row lacks hold the identity: initElasticSlots).
   int64_t warps = lanes / 32;
   Value warp = arith::DivUIOp::create(b, loc, lane, index(32));
   Value first = mul(rowInBlock, index(warps));
@@ -790,12 +793,26 @@ Value KernelEmitter::reduce(Value value, bool isMax, int64_t buffer) {
          [&] { memref::StoreOp::create(b, loc, value, smem, ValueRange{wide(add(base, warp))}); });
   gpu::BarrierOp::create(b, loc);
   Value result = memref::LoadOp::create(b, loc, smem, ValueRange{wide(base)});
-  for (int64_t w = 1; w < warps; ++w) {
-    Value slot = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))});
-    Value combined = combine(result, slot, isMax);
-    result = elastic ? select(hasWarp(w), combined, result) : combined;
-  }
+  for (int64_t w = 1; w < warps; ++w)
+    result = combine(result, memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(base, index(w)))}),
+                     isMax);
   return result;
+}
+
+void KernelEmitter::initElasticSlots() {
+  int64_t warps = lanes / 32;
+  if (!elastic || !smem || warps < 2)
+    return;
+  // Lane w of each row's first warp writes slot w of both buffers when the row has no warp w.
+  Value present = arith::DivUIOp::create(b, loc, laneCount, index(32));
+  Value absent = andi(cmpi(arith::CmpIPredicate::uge, lane, present),
+                      cmpi(arith::CmpIPredicate::ult, lane, index(warps)));
+  ifThen(absent, [&] {
+    Value slot = add(mul(rowInBlock, index(warps)), lane);
+    memref::StoreOp::create(b, loc, negInf(), smem, ValueRange{wide(slot)});
+    memref::StoreOp::create(b, loc, f32Const(0.0), smem,
+                            ValueRange{wide(add(index(rows * warps), slot))});
+  });
 }
 
 std::pair<Value, Value> KernelEmitter::clusterMaxSum(Value max, Value sum) {
@@ -879,9 +896,7 @@ std::pair<Value, Value> KernelEmitter::reduceMaxSum(Value max, Value sum) {
   for (int64_t w = 1; w < warps; ++w) {
     Value m = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(maxBase, index(w)))});
     Value s = memref::LoadOp::create(b, loc, smem, ValueRange{wide(add(sumBase, index(w)))});
-    auto [mergedMax, mergedSum] = merge(max, sum, m, s);
-    max = elastic ? select(hasWarp(w), mergedMax, max) : mergedMax;
-    sum = elastic ? select(hasWarp(w), mergedSum, sum) : mergedSum;
+    std::tie(max, sum) = merge(max, sum, m, s);
   }
   return {max, sum};
 }
@@ -1204,6 +1219,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     it = arithmetic;
     aligned = alignedRows;
     emitKernelContext();
+    initElasticSlots();
     // This block's row groups (buildBlockCount sets the grid).
     Value numGroups = arith::CeilDivUIOp::create(b, loc, rowCount, index(rows));
     Value grid = narrow(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
@@ -1341,12 +1357,16 @@ bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
 }
 
 bool mlir::softmax::hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVariant variant) {
-  // Not under a -inf padding or causal mask: its removed lanes read nothing already, and the
-  // lane stride known only at run time cost the masked 16-bit tiers of 32 values 12-40 bytes
-  // of spills at their occupancy budgets (ptxas; the attention chain's 2048 and 8192 tiers).
+  // A chunk's columns are then a stride known only at run time apart, so each chunk's
+  // addresses take registers of their own. Not under a -inf padding or causal mask: its
+  // removed lanes read nothing already, and that cost the masked 16-bit tiers of 32 values
+  // 12-40 bytes of spills at their occupancy budgets (ptxas; the attention chain's 2048 and
+  // 8192 tiers). Not with side operands along the row, whose addresses double the cost (the
+  // f32 bias chain's 4096 tier: 38 registers against 32, and 0.86x copy against 0.97x on the
+  // H200, bench/results/2026-12-02-h200/compare-496c475.txt).
   return ShapedType::isDynamic(op.getRowWidth()) && variant != RowKernelVariant::Full &&
          plan.getPlan() == KernelPlan::row_registers && plan.getLanes() > 32 &&
-         !op.hasLimitingMask();
+         !op.hasLimitingMask() && op.getRowSideOperandRegisters(1) == 0;
 }
 
 gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, FusedOp op,

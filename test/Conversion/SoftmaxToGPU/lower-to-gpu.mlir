@@ -391,11 +391,29 @@ func.func @narrow_vector(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
 // CHECK: %[[TX:.+]] = gpu.thread_id x
 // CHECK: %[[BX:.+]] = gpu.block_dim x
 // CHECK: %[[LANECOUNT:.+]] = arith.index_cast %[[BX]] : index to i32
-// CHECK: gpu.thread_id y
-// The second warp's slot counts only where the row has a second warp.
+// CHECK: %[[TY:.+]] = gpu.thread_id y
+// CHECK: %[[ROW:.+]] = arith.index_cast %[[TY]] : index to i32
+// The slots of the warps the row lacks (of the plan's 4) hold -inf (max) and 0 (sum) before any
+// reduction, which then combines all 4 slots, as with a fixed block.
+// CHECK: %[[PRESENT:.+]] = arith.divui %[[LANECOUNT]], %c32_i32 : i32
+// CHECK: %[[INPLAN:.+]] = arith.cmpi ult, %[[LANE:.+]], %c4_i32 : i32
+// CHECK: %[[LACKS:.+]] = arith.cmpi uge, %[[LANE]], %[[PRESENT]] : i32
+// CHECK: %[[ABSENT:.+]] = arith.andi %[[LACKS]], %[[INPLAN]] : i1
+// CHECK: scf.if %[[ABSENT]] {
+// CHECK: %[[FIRST:.+]] = arith.muli %[[ROW]], %c4_i32 : i32
+// CHECK: %[[SLOT:.+]] = arith.addi %[[FIRST]], %[[LANE]] : i32
+// CHECK: memref.store %cst{{.*}}, %arg3[%{{.+}}] : memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SUMSLOT:.+]] = arith.addi %[[SLOT]], %c8_i32 : i32
+// CHECK: memref.store %cst{{.*}}, %arg3[%{{.+}}] : memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: %[[HASWARP:.+]] = arith.cmpi ugt, %[[LANECOUNT]], %c32_i32 : i32
-// CHECK: arith.select %[[HASWARP]]
+// CHECK-NOT: arith.select
+// CHECK: memref.load %arg3
+// CHECK-NOT: arith.select
+// CHECK: memref.load %arg3
+// CHECK-NOT: arith.select
+// CHECK: memref.load %arg3
+// CHECK-NOT: arith.select
+// CHECK: memref.load %arg3
 // CHECK: gpu.func @elastic_0_row_registers_11_full(
 // CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
 func.func @elastic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {

@@ -1363,10 +1363,14 @@ bool mlir::softmax::hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVari
   // 12-40 bytes of spills at their occupancy budgets (ptxas; the attention chain's 2048 and
   // 8192 tiers). Not with side operands along the row, whose addresses double the cost (the
   // f32 bias chain's 4096 tier: 38 registers against 32, and 0.86x copy against 0.97x on the
-  // H200, bench/results/2026-12-02-h200/compare-496c475.txt).
+  // H200, bench/results/2026-12-02-h200/compare-496c475.txt). Nor with more than 32 values a
+  // thread: the f32 16384-column tier's 16 chunk addresses took 122 registers against 90 (one
+  // block of 256 threads a multiprocessor), and its log_softmax general kernel spilled 4 bytes
+  // at its budget of 136 (generated seed 235).
   return ShapedType::isDynamic(op.getRowWidth()) && variant != RowKernelVariant::Full &&
          plan.getPlan() == KernelPlan::row_registers && plan.getLanes() > 32 &&
-         !op.hasLimitingMask() && op.getRowSideOperandRegisters(1) == 0;
+         plan.getVector() * plan.getChunks() <= 32 && !op.hasLimitingMask() &&
+         op.getRowSideOperandRegisters(1) == 0;
 }
 
 gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, FusedOp op,

@@ -4,14 +4,15 @@
 // without spills: the attention chain at every benchmark shape, bf16/f16 softmax at 512 to
 // 16384 columns, log_softmax on 512 threads of 16 values at 24 warps (it spilled at 40:
 // generated seed 14), and log_softmax on 512 threads of 32, which keeps its budget because it
-// spills at 64.
+// spills at 64. Blocks of whole warps that are not a power of two: bf16 3000 on 384 lanes of 8
+// at 32 registers (5 blocks), 600 on 96 lanes x 2 rows on its plan's budget.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// COUNT: 24
+// COUNT: 28
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -39,6 +40,8 @@
 // BUDGET: .maxnreg 64
 // BUDGET-LABEL: .entry log_16384_0_row_registers(
 // BUDGET: .maxnreg 120
+// BUDGET-LABEL: .entry bf16_3000_0_row_registers(
+// BUDGET: .maxnreg 32
 
 func.func @bf16_1024(%x: tensor<131072x1024xbf16>) -> tensor<131072x1024xbf16> {
   %p = softmax.softmax %x : tensor<131072x1024xbf16>
@@ -114,4 +117,14 @@ func.func @log_8192(%x: tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
 func.func @log_16384(%x: tensor<4096x16384xbf16>) -> tensor<4096x16384xbf16> {
   %p = softmax.log_softmax %x : tensor<4096x16384xbf16>
   return %p : tensor<4096x16384xbf16>
+}
+
+func.func @bf16_3000(%x: tensor<44739x3000xbf16>) -> tensor<44739x3000xbf16> {
+  %0 = softmax.softmax %x : tensor<44739x3000xbf16>
+  return %0 : tensor<44739x3000xbf16>
+}
+
+func.func @bf16_600(%x: tensor<223696x600xbf16>) -> tensor<223696x600xbf16> {
+  %0 = softmax.softmax %x : tensor<223696x600xbf16>
+  return %0 : tensor<223696x600xbf16>
 }

@@ -129,3 +129,20 @@ func.func @finite_fill(%x: tensor<131072x1024xbf16>, %len: tensor<131072xi32>) -
   %0 = softmax.fused softmax %x(%len : tensor<131072xi32>) axis = 1 prologue [#softmax.mask<padding, operand = 0, fill = -1.000000e+04>] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]} : tensor<131072x1024xbf16> -> tensor<131072x1024xbf16>
   return %0 : tensor<131072x1024xbf16>
 }
+
+// Blocks of whole warps that do not divide the 64-warp target: 384 threads take 5 blocks (60
+// warps, 32 registers), not 6 (which would need 28). With several rows a block the plan keeps
+// its budget (96 lanes x 2 rows spilled 4 bytes at 32).
+// CHECK-LABEL: gpu.func @bf16_384_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @bf16_384(%x: tensor<44739x3000xbf16>) -> tensor<44739x3000xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 384, rows = 1, vector = 8, chunks = 1>]} : tensor<44739x3000xbf16> -> tensor<44739x3000xbf16>
+  return %0 : tensor<44739x3000xbf16>
+}
+
+// CHECK-LABEL: gpu.func @bf16_96x2_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+func.func @bf16_96x2(%x: tensor<223696x600xbf16>) -> tensor<223696x600xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 8, chunks = 1>]} : tensor<223696x600xbf16> -> tensor<223696x600xbf16>
+  return %0 : tensor<223696x600xbf16>
+}

@@ -1501,6 +1501,13 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     int64_t occupancyWarps = values <= 8 ? 64 : values <= 16 && !logOn512 ? 48 : 24;
     int64_t blocks = llvm::divideCeil(occupancyWarps * 32, threads);
     int64_t step = 65536 / (blocks * threads) / 8 * 8;
+    // Blocks of whole warps that do not divide the target (384 threads: 5 blocks hold 60 warps,
+    // 6 would need 28 registers) take the blocks below it: bf16 3000 columns on 384 lanes of 8
+    // ran at 0.93x copy at 32 registers (the dynamic tier's elastic kernel) and 0.88x uncapped
+    // (39 registers, 48 warps; bench/results/2026-12-02-h200/elastic-a792541.txt). Not with
+    // several rows a block (static bf16 600 on 96 lanes x 2 rows spilled 4 bytes at 32).
+    if (step < 32 && blocks > 1 && plan.getRows() == 1)
+      step = 65536 / ((blocks - 1) * threads) / 8 * 8;
     if (step >= 32)
       registers = std::min(registers, step);
   }

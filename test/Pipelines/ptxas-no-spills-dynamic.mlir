@@ -9,23 +9,23 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// 73 plans: 12 register tiers (8 .. 16384) each, then row_cluster over 2, 4, 8 and 16 blocks
-// for the f32 program (17 plans) and row_shared for the four 16-bit ones (14 plans each), then
-// chunked_online. Each plan has its general kernel; 64 of the 73 (those whose span is at least
-// 256 bytes or a single vector a lane) also have a fast kernel (RowKernel.h), which must not
-// spill either, and 6 of those a Full kernel for rows as wide as the span, at the occupancy
-// budget (the bf16 and f16 8192- and 16384-column tiers, the attention chain's 4096 and the
-// padded log_softmax's 4096).
-// COUNT: 143
+// 75 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
+// plain bf16 and f16 programs, then row_cluster over 2, 4, 8 and 16 blocks for the f32 program
+// (17 plans) and row_shared for the four 16-bit ones, then chunked_online. Each plan has its
+// general kernel; 66 of the 75 (those whose span is at least 256 bytes or a single vector a
+// lane) also have a fast kernel (RowKernel.h), which must not spill either, and 6 of those a
+// Full kernel for rows as wide as the span, at the occupancy budget (the bf16 and f16 8192- and
+// 16384-column tiers, the attention chain's 4096 and the padded log_softmax's 4096).
+// COUNT: 147
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_11' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_16_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_10_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_11' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_11_full' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_12_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_9_full' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_12' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_13' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_10' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_14_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_15_general' for 'sm_90'

@@ -173,7 +173,8 @@ TEST(APIDispatch, ElasticLanesAreTheWarpsARowFills) {
   EXPECT_EQ(blockOf(4096), std::make_pair(uint64_t(512), uint64_t(1)));
   EXPECT_EQ(blockOf(600), std::make_pair(uint64_t(96), uint64_t(2)));
   EXPECT_EQ(blockOf(16384), std::make_pair(uint64_t(512), uint64_t(1)));
-  EXPECT_EQ(blockOf(9000), std::make_pair(uint64_t(288), uint64_t(1)));
+  // 9000 columns: the 12288-column tier of 512 lanes of 24 values, on 384.
+  EXPECT_EQ(blockOf(9000), std::make_pair(uint64_t(384), uint64_t(1)));
 }
 
 TEST(APIDispatch, FastKernelForWholeAlignedRows) {

@@ -452,7 +452,7 @@ func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16>
 // A dynamic width gets one variant a power of two (8, 16, ..., the register limit: each the plan a
 // static width at the top of its tier gets), row_shared, and a final chunked_online plan; the
 // host code dispatches on N. The vector is the widest, checked for alignment at run time.
-// CHECK-LABEL: func.func @dynamic_f32
+// CHECK-LABEL: func.func @dynamic_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>
@@ -461,8 +461,8 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 
 // -----
 
-// CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK-LABEL: func.func @dynamic_bf16(
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>
@@ -471,7 +471,7 @@ func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
 // -----
 
 // Few rows: fewer rows a block, so that every multiprocessor gets work.
-// CHECK-LABEL: func.func @few_rows
+// CHECK-LABEL: func.func @few_rows(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 4>]
 func.func @few_rows(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x128xf32> -> tensor<64x128xf32>
@@ -481,7 +481,7 @@ func.func @few_rows(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
 // -----
 
 // The output type counts too: an f32 -> f16 softmax moves 16-byte vectors of 4.
-// CHECK-LABEL: func.func @mixed_types
+// CHECK-LABEL: func.func @mixed_types(
 // CHECK: vector = 4
 func.func @mixed_types(%x: tensor<64x1024xf16>) -> tensor<64x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x1024xf16> -> tensor<64x1024xf32>
@@ -491,7 +491,7 @@ func.func @mixed_types(%x: tensor<64x1024xf16>) -> tensor<64x1024xf32> {
 // -----
 
 // A hand-written plan is kept.
-// CHECK-LABEL: func.func @hand_written
+// CHECK-LABEL: func.func @hand_written(
 // CHECK: strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 2>]
 func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 2>]} : tensor<64x1024xf32> -> tensor<64x1024xf32>
@@ -503,7 +503,7 @@ func.func @hand_written(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
 
 // A zero-width row never launches (the host code skips empty tensors), but its plan is still a
 // valid one: one column, chunks >= 1.
-// CHECK-LABEL: func.func @zero_width
+// CHECK-LABEL: func.func @zero_width(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 32, vector = 1, chunks = 1>]
 func.func @zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x0xf32> -> tensor<4x0xf32>

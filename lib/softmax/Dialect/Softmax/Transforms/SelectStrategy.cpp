@@ -310,8 +310,18 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         // at work, bytes in flight).
         int64_t limit = planner.registerLimit(op, vector, inputBytes);
         SmallVector<int64_t> tiers;
-        for (int64_t tier = kSmallestTier; tier < limit; tier *= 2)
+        for (int64_t tier = kSmallestTier; tier < limit; tier *= 2) {
           tiers.push_back(tier);
+          // 16-bit rows of 8193-12288 columns: a tier of three vectors a thread (512 x 24)
+          // between those of two and four. In the 16384 tier (512 x 32) they ran at 0.68-0.78x
+          // copy, on 512 x 24 at its occupancy budget 0.92-0.93x, as their static plans do
+          // (bench/results/2026-12-02-h200/tiers16-32f0d33.txt). Not for rows a -inf mask
+          // cuts short, which keep 32 values a thread, nor beside side operands along the row
+          // (not measured there).
+          if (tier == 8192 && inputBytes < 4 && !readsPrefix &&
+              op.getRowSideOperandRegisters(1) == 0 && tier * 3 / 2 < limit)
+            tiers.push_back(tier * 3 / 2);
+        }
         if (limit > 0) // a budget too small for any register plan leaves none
           tiers.push_back(limit);
         for (int64_t tier : tiers) {

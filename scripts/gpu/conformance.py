@@ -42,8 +42,9 @@ WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 51
 CLUSTER_ROWS = [2, 3, 7, 129]
 CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
-# 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h).
-VARIANT_WIDTHS = [33, 1000, 4096, 4097, 16384, 50257]
+# 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h);
+# 12000: the 16-bit 12288-column tier (512 x 24) where the variant has it.
+VARIANT_WIDTHS = [33, 1000, 4096, 4097, 12000, 16384, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
 # Seconds a case may take (a sanitizer run of the widest is under a minute).
 CASE_TIMEOUT = 240

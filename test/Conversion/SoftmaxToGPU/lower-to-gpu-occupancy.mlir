@@ -146,3 +146,12 @@ func.func @bf16_96x2(%x: tensor<223696x600xbf16>) -> tensor<223696x600xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 8, chunks = 1>]} : tensor<223696x600xbf16> -> tensor<223696x600xbf16>
   return %0 : tensor<223696x600xbf16>
 }
+
+// Three vectors a thread keep the 24-warp target (64 registers at 512 threads) even where the
+// last chunk is partial (12000 of 12288 columns): ptxas fits them with their tests live.
+// CHECK-LABEL: gpu.func @bf16_512x24_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+func.func @bf16_512x24(%x: tensor<11184x12000xbf16>) -> tensor<11184x12000xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>]} : tensor<11184x12000xbf16> -> tensor<11184x12000xbf16>
+  return %0 : tensor<11184x12000xbf16>
+}

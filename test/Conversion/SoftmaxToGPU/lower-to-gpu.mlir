@@ -423,3 +423,19 @@ func.func @elastic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %0 = softmax.softmax %x : tensor<?x?xbf16>
   return %0 : tensor<?x?xbf16>
 }
+
+// -----
+
+// A bias along the row (a side operand): the tiers keep fixed lanes (their chunk addresses would
+// cost registers twice), so their kernels keep a known block and the launch a constant one.
+// CHECK-LABEL: func.func @fixed_with_bias
+// CHECK: gpu.launch_func @softmax_kernels::@fixed_with_bias_0_row_registers_9 blocks in ({{.+}}) threads in (%c256, %c1, %c1)
+// CHECK: gpu.func @fixed_with_bias_0_row_registers_9(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK-NOT: gpu.block_dim
+// CHECK: gpu.return
+func.func @fixed_with_bias(%x: tensor<?x?xf32>, %b: tensor<1x?xf32>) -> tensor<?x?xf32> {
+  %a = softmax.add_bias %x, %b : tensor<?x?xf32>, tensor<1x?xf32>
+  %p = softmax.softmax %a : tensor<?x?xf32>
+  return %p : tensor<?x?xf32>
+}

@@ -5,14 +5,16 @@
 // 16384 columns, log_softmax on 512 threads of 16 values at 24 warps (it spilled at 40:
 // generated seed 14), and log_softmax on 512 threads of 32, which keeps its budget because it
 // spills at 64. Blocks of whole warps that are not a power of two: bf16 3000 on 384 lanes of 8
-// at 32 registers (5 blocks), 600 on 96 lanes x 2 rows on its plan's budget.
+// at 32 registers (5 blocks), 600 on 96 lanes x 2 rows on its plan's budget; 16 values on
+// 288-480 threads at 40-48 registers (fewer blocks than the 48-warp target: at 32 they
+// spilled 36-48 bytes); rows aligned on vectors of 4 (bf16 1100, 3500: 12 and 16 values).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// COUNT: 28
+// COUNT: 42
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -42,6 +44,10 @@
 // BUDGET: .maxnreg 120
 // BUDGET-LABEL: .entry bf16_3000_0_row_registers(
 // BUDGET: .maxnreg 32
+// BUDGET-LABEL: .entry bf16_4608_0_row_registers(
+// BUDGET: .maxnreg 40
+// BUDGET-LABEL: .entry bf16_6656_0_row_registers(
+// BUDGET: .maxnreg 48
 
 func.func @bf16_1024(%x: tensor<131072x1024xbf16>) -> tensor<131072x1024xbf16> {
   %p = softmax.softmax %x : tensor<131072x1024xbf16>
@@ -127,4 +133,39 @@ func.func @bf16_3000(%x: tensor<44739x3000xbf16>) -> tensor<44739x3000xbf16> {
 func.func @bf16_600(%x: tensor<223696x600xbf16>) -> tensor<223696x600xbf16> {
   %0 = softmax.softmax %x : tensor<223696x600xbf16>
   return %0 : tensor<223696x600xbf16>
+}
+
+func.func @bf16_4608(%x: tensor<29127x4608xbf16>) -> tensor<29127x4608xbf16> {
+  %0 = softmax.softmax %x : tensor<29127x4608xbf16>
+  return %0 : tensor<29127x4608xbf16>
+}
+
+func.func @bf16_5632(%x: tensor<23831x5632xbf16>) -> tensor<23831x5632xbf16> {
+  %0 = softmax.softmax %x : tensor<23831x5632xbf16>
+  return %0 : tensor<23831x5632xbf16>
+}
+
+func.func @bf16_6656(%x: tensor<20164x6656xbf16>) -> tensor<20164x6656xbf16> {
+  %0 = softmax.softmax %x : tensor<20164x6656xbf16>
+  return %0 : tensor<20164x6656xbf16>
+}
+
+func.func @bf16_7168(%x: tensor<18724x7168xbf16>) -> tensor<18724x7168xbf16> {
+  %0 = softmax.softmax %x : tensor<18724x7168xbf16>
+  return %0 : tensor<18724x7168xbf16>
+}
+
+func.func @bf16_7680(%x: tensor<17476x7680xbf16>) -> tensor<17476x7680xbf16> {
+  %0 = softmax.softmax %x : tensor<17476x7680xbf16>
+  return %0 : tensor<17476x7680xbf16>
+}
+
+func.func @bf16_1100(%x: tensor<122016x1100xbf16>) -> tensor<122016x1100xbf16> {
+  %0 = softmax.softmax %x : tensor<122016x1100xbf16>
+  return %0 : tensor<122016x1100xbf16>
+}
+
+func.func @bf16_3500(%x: tensor<38347x3500xbf16>) -> tensor<38347x3500xbf16> {
+  %0 = softmax.softmax %x : tensor<38347x3500xbf16>
+  return %0 : tensor<38347x3500xbf16>
 }

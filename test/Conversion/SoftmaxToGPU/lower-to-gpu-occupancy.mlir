@@ -155,3 +155,25 @@ func.func @bf16_512x24(%x: tensor<11184x12000xbf16>) -> tensor<11184x12000xbf16>
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>]} : tensor<11184x12000xbf16> -> tensor<11184x12000xbf16>
   return %0 : tensor<11184x12000xbf16>
 }
+
+// An elastic tier of 16 values a thread (512 lanes at most, 9-16 warps launched) gets 48
+// registers: 36 warps a multiprocessor in the 384-thread blocks of 5633-6144 columns, where
+// the plan's budget of 64 held 24; its Full kernel (512 lanes, tests folded) keeps the 48-warp
+// target. An f32 tier of the same shape is not pipelined and keeps the plan's budget.
+// CHECK-LABEL: gpu.func @elastic16_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 48 : i32
+// CHECK-LABEL: gpu.func @elastic16_0_row_registers_0_full(
+// CHECK-SAME: nvvm.maxnreg = 40 : i32
+// CHECK-LABEL: gpu.func @elastic16_0_row_registers_0_general(
+// CHECK-SAME: nvvm.maxnreg = 96 : i32
+func.func @elastic16(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// CHECK-LABEL: gpu.func @elastic16_f32_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 72 : i32
+func.func @elastic16_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 4>]} : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

@@ -1511,10 +1511,27 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // ran at 0.93x copy at 32 registers (the dynamic tier's elastic kernel) and 0.88x uncapped
     // (39 registers, 48 warps; bench/results/2026-12-02-h200/elastic-a792541.txt). Not with
     // several rows a block (static bf16 600 on 96 lanes x 2 rows spilled 4 bytes at 32).
-    if (step < 32 && blocks > 1 && plan.getRows() == 1)
-      step = 65536 / ((blocks - 1) * threads) / 8 * 8;
-    if (step >= 32)
+    // Sixteen values need 40 (ptxas): at the 32 that 6 blocks of 288 threads left, static bf16
+    // 4608 spilled 48 bytes and ran at 0.71x copy (5632, 6656, 7168, 7680 columns: 36-44
+    // bytes); 5 blocks (45 warps) leave 40 (bench/results/2026-12-02-h200/elastic-bad76b6.txt).
+    int64_t fewest = values > 8 ? 40 : 32;
+    while (step < fewest && blocks > 1 && plan.getRows() == 1) {
+      --blocks;
+      step = 65536 / (blocks * threads) / 8 * 8;
+    }
+    if (step >= fewest)
       registers = std::min(registers, step);
+  } else if (variant == RowKernelVariant::Fast && hasElasticLanes(op, plan, variant) &&
+             isPipelined(op, plan) && narrowResult && !finiteFillMask && values == 16 &&
+             op.getNormalization() != Normalization::log_softmax) {
+    // An elastic tier of 16 values a thread launches 9 to 16 warps a row. At the 64 of its
+    // budget the 12-warp blocks of 5633-6144 columns held 24 warps a multiprocessor, and bf16
+    // 6000 ran at 0.85x copy against 0.95x for its static twin (3 blocks of 384 threads at 55
+    // registers; bench/results/2026-12-02-h200/elastic-32f0d33.txt). 48 registers hold 36 of
+    // them (and 32 of 16-warp blocks, as 64 did), where ptxas still fits the live tests
+    // without spilling (it spilled 44 bytes at 40). Not log_softmax, which keeps its values
+    // to the end: 8 bytes at 48 (generated seed 14, f16 in and bf16 out).
+    registers = std::min<int64_t>(registers, 48);
   }
   return registers;
 }

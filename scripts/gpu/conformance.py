@@ -31,10 +31,10 @@ DTYPES = ["f32", "f16", "bf16"]
 # Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
 # of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90), the dynamic
 # dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
-# 600, 3000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
+# 600, 3000, 6000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
 # lanes, RowKernel.h).
 WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 600,
-          1000, 1023, 1024, 1025, 2048, 2049, 3000, 4095, 4097, 8192, 8193, 9000, 12000, 16384,
+          1000, 1023, 1024, 1025, 2048, 2049, 3000, 4095, 4097, 6000, 8192, 8193, 9000, 12000, 16384,
           16385, 32767, 32768,
           32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
           262145, 1000003]
@@ -43,8 +43,9 @@ CLUSTER_ROWS = [2, 3, 7, 129]
 CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 # 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h);
+# 6000: 12 warps of the 8192-column tier's elastic lanes (at 48 registers in 16 bits);
 # 12000: the 16-bit 12288-column tier (512 x 24) where the variant has it.
-VARIANT_WIDTHS = [33, 1000, 4096, 4097, 12000, 16384, 50257]
+VARIANT_WIDTHS = [33, 1000, 4096, 4097, 6000, 12000, 16384, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
 # Seconds a case may take (a sanitizer run of the widest is under a minute).
 CASE_TIMEOUT = 240
@@ -282,7 +283,11 @@ def cases(quick):
         for plan, n, strategy in HAND_PLANS:
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
         # 3000, 4097 and 9000: blocks of whole warps that are not a power of two (384, 288 lanes).
-        for n in (1000, 1023, 127, 3000, 4097, 9000, 50257, 131071):
+        # 513, 700, 1025, 1026, 1100, 3500: rows on the widest vector that divides the width
+        # (f32 vectors of 1 or 2, 16-bit of 4); 4608, 6656: 16 values on 288 and 416 threads
+        # at 40 and 48 registers.
+        for n in (1000, 1023, 127, 3000, 4097, 9000, 50257, 131071, 513, 700, 1025, 1026, 1100,
+                  3500, 4608, 6656):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
     yield from pipelined_cases()
     yield from axis_cases(quick)
@@ -383,9 +388,9 @@ def pipelined_cases():
 def memcheck_cases():
     """One case per plan and per fused variant, small enough for the sanitizer."""
     for dtype in DTYPES:
-        # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 9000), row_cluster
+        # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 6000, 9000), row_cluster
         # (20000, 40000, 70000, 140000: 16 blocks), chunked_online (270000).
-        for n in (8, 100, 1000, 3000, 9000, 20000, 40000, 70000, 140000, 270000):
+        for n in (8, 100, 1000, 3000, 6000, 9000, 20000, 40000, 70000, 140000, 270000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Widths inside a tier (2026-12-02): blocks of whole warps (static plans) and elastic lanes
-# (dynamic tiers), new tools beside the tools of 1822dc7 (.device/old/softmax-run.xz, the last
-# ones with power-of-two lanes) in the same process sequence, fraction of a copy of the same
+# (dynamic tiers), new tools beside an older softmax-run (.device/old/softmax-run.xz: that of
+# 1822dc7, the last with power-of-two lanes, in the first four calls; that of bad76b6 in the
+# sixth, before the 48-register elastic budget) in the same process sequence, fraction of a copy of the same
 # bytes in the same process. 256 MiB of input a shape; static programs one process per width,
 # each dynamic program one process with every shape a --case. Prints a table last.
 set -u
@@ -22,7 +23,7 @@ run() { # tool file json [cases...]
   local tool=$1 file=$2 json=$3; shift 3
   timeout 120 $tool $file "$@" --no-check --bench --reps=20 --warmup=5 --json=$json > $json.log 2>&1 || echo "exit $? for $file ($json)" >&2
 }
-declare -A WIDTHS=( [bf16]="600 3000 4096 6000 8192 9000 12000" [f16]="3000 9000" [f32]="1025 3000 4097 6000 12000" )
+declare -A WIDTHS=( [bf16]="${BF16_WIDTHS:-600 3000 4096 6000 8192 9000 12000}" [f16]="${F16_WIDTHS:-3000 9000}" [f32]="${F32_WIDTHS:-1025 3000 4097 6000 12000}" )
 rows=()
 for dt in bf16 f16 f32; do
   bytes=2; [ $dt = f32 ] && bytes=4

@@ -16,7 +16,10 @@
 //  - row_shared while the row as f32 fits 226 KB of shared memory (57856 elements): 16-bit
 //    inputs, and f32 where clusters are not;
 //  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
-//    fills); rows are split at vector boundaries, so any width keeps whole vectors.
+//    fills); rows are split at vector boundaries, so any width keeps whole vectors. Static
+//    rows of 513-4096 columns take the widest vector that divides the width, so that every
+//    row starts on a vector boundary (f32: 1 or 2 elements, 16-bit: 4, with 16 values a
+//    thread); @aligned_* below.
 
 // CHECK-LABEL: func.func @n1_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
@@ -82,7 +85,7 @@ func.func @n512_f32(%x: tensor<65536x512xf32>) -> tensor<65536x512xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 9>]
 func.func @n513_f32(%x: tensor<65536x513xf32>) -> tensor<65536x513xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf32> -> tensor<65536x513xf32>
   return %0 : tensor<65536x513xf32>
@@ -100,7 +103,7 @@ func.func @n1024_f32(%x: tensor<65536x1024xf32>) -> tensor<65536x1024xf32> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f32(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 1, chunks = 9>]
 func.func @n1025_f32(%x: tensor<65536x1025xf32>) -> tensor<65536x1025xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf32> -> tensor<65536x1025xf32>
   return %0 : tensor<65536x1025xf32>
@@ -532,4 +535,52 @@ func.func @padding_bf16(%x: tensor<4096x2048xbf16>, %len: tensor<4096xi32>) -> t
 func.func @causal_fill_bf16(%x: tensor<4096x2048xbf16>) -> tensor<4096x2048xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, fill = -1.000000e+04>] : tensor<4096x2048xbf16> -> tensor<4096x2048xbf16>
   return %0 : tensor<4096x2048xbf16>
+}
+
+// -----
+
+// Rows off the widest vector's boundary (static widths of 513-4096 columns): the widest vector
+// that divides the width, 16-bit vectors of 4 with 16 values a thread (here 12: 3 chunks of
+// 96 lanes cover 1100); 16-bit widths of 2 mod 4 and rows wider than 4096 keep the widest.
+// CHECK-LABEL: func.func @aligned_bf16_1100(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
+func.func @aligned_bf16_1100(%x: tensor<65536x1100xbf16>) -> tensor<65536x1100xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1100xbf16> -> tensor<65536x1100xbf16>
+  return %0 : tensor<65536x1100xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @aligned_f16_3500(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 224, rows = 1, vector = 4, chunks = 4>]
+func.func @aligned_f16_3500(%x: tensor<65536x3500xf16>) -> tensor<65536x3500xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x3500xf16> -> tensor<65536x3500xf16>
+  return %0 : tensor<65536x3500xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @aligned_f32_1026(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 2, chunks = 5>]
+func.func @aligned_f32_1026(%x: tensor<65536x1026xf32>) -> tensor<65536x1026xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1026xf32> -> tensor<65536x1026xf32>
+  return %0 : tensor<65536x1026xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @widest_bf16_1002(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]
+func.func @widest_bf16_1002(%x: tensor<65536x1002xbf16>) -> tensor<65536x1002xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1002xbf16> -> tensor<65536x1002xbf16>
+  return %0 : tensor<65536x1002xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @widest_bf16_5004(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 320, rows = 1, vector = 8, chunks = 2>]
+func.func @widest_bf16_5004(%x: tensor<65536x5004xbf16>) -> tensor<65536x5004xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x5004xbf16> -> tensor<65536x5004xbf16>
+  return %0 : tensor<65536x5004xbf16>
 }

@@ -115,13 +115,31 @@ public:
     // column so that the plan is valid.
     width = std::max<int64_t>(width, 1);
     int64_t perThread = valuesPerThread(width, elementBytes, inputBytes, readsPrefix);
+    // Every row takes the same vector, so the widest one that divides a static width keeps all
+    // rows on vector boundaries, where the fast kernel runs (RowKernel.h); the widest vector
+    // put every other row of bf16 1100, 1500, 2500 or 3500 columns off its boundary, into the
+    // general kernel: 0.70, 0.76, 0.67 and 0.38x copy on the H200, against 0.94-0.96x on
+    // vectors of 4 (8 bytes) and f32 1025 0.93x against 0.985x on vectors of 1
+    // (bench/results/2026-12-02-h200/narrow16.txt). Only as measured: rows of 513-4096
+    // columns (row_registers; multi_row rows and wider ones keep the widest vector), 16-bit
+    // vectors of 4 and f32 vectors of 1 or 2 (16-bit vectors of 2 spilled: 48 bytes at bf16
+    // 1002). 16-bit rows on vectors of 4 keep 16 values a thread (2-4 vectors) rather than 8:
+    // 700 and 1100 ran at 0.96x on 12 values against 0.88x and 0.94x on 8; 3500 at 0.95x on
+    // 16 against 0.90x.
+    int64_t dividing = int64_t(1) << llvm::countr_zero(uint64_t(width));
+    bool alignedVector = clusterBlocks == 1 && width > 512 && width <= 4096 &&
+                         dividing < widest && dividing * elementBytes >= 4 &&
+                         (inputBytes == 4 || dividing >= 4);
+    if (alignedVector && inputBytes < 4 && !readsPrefix)
+      perThread = 16;
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
     // More lanes (twice as many each time) until the row fits the registers of its block.
     for (;; lanes = std::min(lanes * 2, maxThreads)) {
       // Every row is split at vector boundaries (RowKernel.cpp), so the widest vector works
       // whatever the width; rows narrower than it take the widest that they fill.
-      int64_t vector = std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
+      int64_t vector =
+          alignedVector ? dividing : std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
       int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<53687x2500xbf16>) -> tensor<53687x2500xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 320, rows = 1, vector = 4, chunks = 2>]} : tensor<53687x2500xbf16> -> tensor<53687x2500xbf16>
+  return %0 : tensor<53687x2500xbf16>
+}

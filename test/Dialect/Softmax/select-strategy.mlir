@@ -17,7 +17,7 @@
 //    inputs, and f32 where clusters are not;
 //  - chunked_online beyond. The vector is 16 bytes (or the widest power of two a narrower row
 //    fills); rows are split at vector boundaries, so any width keeps whole vectors. Static
-//    rows of 513-4096 columns (16-bit) or 513-2048 (f32) take the widest vector that divides
+//    rows of 513-4096 columns (16-bit) or 513-1280 (f32) take the widest vector that divides
 //    the width, so that every row starts on a vector boundary (f32: 1 or 2 elements, 16-bit:
 //    4, with 16 values a thread); @aligned_* below.
 
@@ -539,10 +539,10 @@ func.func @causal_fill_bf16(%x: tensor<4096x2048xbf16>) -> tensor<4096x2048xbf16
 
 // -----
 
-// Rows off the widest vector's boundary (static widths of 513-4096 columns in 16 bits, 513-2048
+// Rows off the widest vector's boundary (static widths of 513-4096 columns in 16 bits, 513-1280
 // in f32): the widest vector that divides the width, 16-bit vectors of 4 with 16 values a
 // thread (here 12: 3 chunks of 96 lanes cover 1100); 16-bit widths of 2 mod 4 and wider rows
-// (f32 2049, where the general kernel measured faster) keep the widest.
+// (f32 1537, where the general kernel measured faster) keep the widest.
 // CHECK-LABEL: func.func @aligned_bf16_1100(
 // CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
 func.func @aligned_bf16_1100(%x: tensor<65536x1100xbf16>) -> tensor<65536x1100xbf16> {
@@ -588,9 +588,9 @@ func.func @widest_bf16_5004(%x: tensor<65536x5004xbf16>) -> tensor<65536x5004xbf
 
 // -----
 
-// CHECK-LABEL: func.func @widest_f32_2049(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 192, rows = 1, vector = 4, chunks = 3>]
-func.func @widest_f32_2049(%x: tensor<65536x2049xf32>) -> tensor<65536x2049xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x2049xf32> -> tensor<65536x2049xf32>
-  return %0 : tensor<65536x2049xf32>
+// CHECK-LABEL: func.func @widest_f32_1537(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>]
+func.func @widest_f32_1537(%x: tensor<65536x1537xf32>) -> tensor<65536x1537xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1537xf32> -> tensor<65536x1537xf32>
+  return %0 : tensor<65536x1537xf32>
 }

@@ -1513,7 +1513,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // several rows a block (static bf16 600 on 96 lanes x 2 rows spilled 4 bytes at 32).
     // Sixteen values need 40 (ptxas): at the 32 that 6 blocks of 288 threads left, static bf16
     // 4608 spilled 48 bytes and ran at 0.71x copy (5632, 6656, 7168, 7680 columns: 36-44
-    // bytes); 5 blocks (45 warps) leave 40 (bench/results/2026-12-02-h200/elastic-bad76b6.txt).
+    // bytes); 5 blocks (45 warps) leave 40: 0.97x (bench/results/2026-12-02-h200/narrow16.txt).
     int64_t fewest = values > 8 ? 40 : 32;
     while (step < fewest && blocks > 1 && plan.getRows() == 1) {
       --blocks;

@@ -8,7 +8,8 @@
 // and a plain dynamic f32 log_softmax (gen_235), whose row_cluster tiers spilled 8 bytes at the
 // two-blocks cap of 128 registers that softmax fits (log_softmax needs 136), and an f32 row
 // under two causal masks (gen_325: its 16-block general kernel spilled 8 bytes at that cap);
-// a hand-written chunked_online plan of 64 values a span (gen_361: 60 bytes at 80 registers).
+// a hand-written chunked_online plan of 64 values a span (gen_361: 60 bytes at 80 registers);
+// two f32 biases along a dynamic row (gen_89: the row_shared general kernel, 8 bytes at 112).
 // Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -16,7 +17,7 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 // RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
 
-// COUNT: 194
+// COUNT: 219
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -105,4 +106,12 @@ func.func @gen_325(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
 func.func @gen_361(%x: tensor<1x60000xf32>) -> tensor<1x60000xf32> {
   %y = softmax.fused softmax %x axis = 1 prologue [#softmax.mask<causal, offset = -1, fill = -10000.0>, #softmax.mask<causal, offset = -1, fill = -10000.0>] masked_rows = zero {strategies = [#softmax.strategy<chunked_online, lanes = 32, rows = 1, vector = 8, chunks = 8>]} : tensor<1x60000xf32> -> tensor<1x60000xf32>
   return %y : tensor<1x60000xf32>
+}
+
+func.func @gen_89(%x: tensor<?xf32>, %a1: tensor<?xf32>, %a2: tensor<?xf32>) -> tensor<?xbf16> {
+  %v0 = softmax.add_bias %x, %a1 : tensor<?xf32>, tensor<?xf32>
+  %v1 = softmax.add_bias %v0, %a2 : tensor<?xf32>, tensor<?xf32>
+  %v2 = softmax.softmax %v1 axis = 0 masked_rows = zero : tensor<?xf32>
+  %v3 = softmax.cast %v2 : tensor<?xf32> to tensor<?xbf16>
+  return %v3 : tensor<?xbf16>
 }

@@ -363,13 +363,17 @@ TEST(APICache, OptionsThatChangeTheResultChangeTheKey) {
   opt2.optLevel = 2;
   CompileOptions threads = options;
   threads.threadsPerBlock = 256;
-  for (const CompileOptions &changed : {opt2, threads}) {
+  CompileOptions lsr = options;
+  lsr.loopStrengthReduction = false;
+  for (const CompileOptions &changed : {opt2, threads, lsr}) {
     EXPECT_NE(changed.str(), options.str());
     CompileCacheStats before = getCompileCacheStats();
     ASSERT_TRUE(compileOrFail(kStatic, changed));
     EXPECT_EQ(delta(before).misses, 1u) << changed.str();
   }
-  EXPECT_EQ(directory.entries().size(), 3u);
+  EXPECT_EQ(directory.entries().size(), 4u);
+  EXPECT_NE(options.str().find("loop-strength-reduction=true"), std::string::npos)
+      << options.str();
 
   // Neither the directory nor verification changes the result, so neither is in the key; the
   // defaults are spelled out, so leaving an option unset or setting its default is one key.

@@ -26,6 +26,11 @@ struct CompileOptions {
   int64_t threadsPerBlock = 0;    ///< 0: the chip's
   /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
   bool raise = false;
+  /// LLVM's loop strength reduction on the kernels (softmax-set-backend-options). Off saves
+  /// 3-20% of the compile time but raises register pressure (some dynamic 16-bit tiers then
+  /// spill), so it is on. LLVM keeps it in a process-wide option, which compile() sets for
+  /// each compile unless the process's command line gave -disable-lsr.
+  bool loopStrengthReduction = true;
 
   /// Verify the IR after every pass. The input is always verified once, when it is parsed;
   /// verifying after each pass costs ~40% of the pass time and only catches compiler bugs, so

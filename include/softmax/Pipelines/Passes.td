@@ -20,4 +20,26 @@ def CheckPTXPass : Pass<"softmax-check-ptx", "::mlir::ModuleOp"> {
   ];
 }
 
+def SetBackendOptionsPass : Pass<"softmax-set-backend-options", "::mlir::ModuleOp"> {
+  let summary = "Set the LLVM back-end options that the kernels are compiled with";
+  let description = [{
+    Runs before `gpu-module-to-binary`, which compiles the kernels with LLVM's NVPTX back end.
+    LLVM's loop strength reduction (LSR) is one of its IR passes and has no per-module switch,
+    only the process-wide `-disable-lsr` option: this pass sets that option to the opposite of
+    `loop-strength-reduction`. On by default, as in LLVM. Turning it off saves 3-20% of a
+    compile's CPU time, most in the two-pass and fused kernels (docs/compile-time.md), and the
+    H200 ran every benchmarked kernel within 1% of its speed without it (28 programs and shapes
+    at 9521bf9, 26 at 32f0d33), but it raises the kernels' register pressure: at the budgets of
+    2026-12-02 ptxas spilled 4-12 bytes in dynamic 16-bit tiers without it (generated seed 197,
+    test/Pipelines/ptxas-no-spills-dynamic.mlir), so it stays on.
+    An explicit `-disable-lsr` on the command line of the process (softmax-opt's, or an
+    embedder's) wins: the pass then leaves the option as it is. Because the option is global,
+    other LLVM code generation in the same process sees the last value set (docs/api.md).
+  }];
+  let options = [
+    Option<"loopStrengthReduction", "loop-strength-reduction", "bool", /*default=*/"true",
+           "Run LLVM's loop strength reduction when compiling the kernels">
+  ];
+}
+
 #endif // SOFTMAX_PIPELINES_PASSES_TD

@@ -51,6 +51,11 @@ struct SoftmaxToNVVMOptions : public PassPipelineOptions<SoftmaxToNVVMOptions> {
   PassOptions::Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Largest block for strategy selection (0: the chip's)"), llvm::cl::init(0)};
+  PassOptions::Option<bool> loopStrengthReduction{
+      *this, "loop-strength-reduction",
+      llvm::cl::desc("Run LLVM's loop strength reduction on the kernels (off: 3-20% less "
+                     "compile time, but more registers; softmax-set-backend-options)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> ptxFile{
       *this, "ptx-file",
       llvm::cl::desc("Also write the kernels' PTX to this file ('-': standard error; format=isa)"),

@@ -68,6 +68,9 @@ void mlir::softmax::buildGPUToNVVMBinaryPipeline(OpPassManager &pm,
                                                  const SoftmaxToNVVMOptions &options) {
   // Upstream from here: gpu -> nvvm -> PTX/cubin, host -> llvm. The defaults of the upstream
   // pipeline (sm_50, +ptx60) do not suit sm_90, so every target option is passed on.
+  SetBackendOptionsPassOptions backend;
+  backend.loopStrengthReduction = options.loopStrengthReduction;
+  pm.addPass(createSetBackendOptionsPass(backend));
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
@@ -100,4 +103,5 @@ void mlir::softmax::registerSoftmaxPipelines() {
         optionHandler(SoftmaxToNVVMOptions());
       });
   registerCheckPTXPass();
+  registerSetBackendOptionsPass();
 }

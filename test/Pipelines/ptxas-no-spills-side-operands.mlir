@@ -9,7 +9,9 @@
 // two-blocks cap of 128 registers that softmax fits (log_softmax needs 136), and an f32 row
 // under two causal masks (gen_325: its 16-block general kernel spilled 8 bytes at that cap);
 // a hand-written chunked_online plan of 64 values a span (gen_361: 60 bytes at 80 registers);
-// two f32 biases along a dynamic row (gen_89: the row_shared general kernel, 8 bytes at 112).
+// two f32 biases along a dynamic row (gen_89: the row_shared general kernel, 8 bytes at 112);
+// two boolean masks (gen_140, bf16: 36-40 bytes in the 8192-column tiers at 184 registers on
+// 2026-12-01; gen_403, f16 with a causal mask between them: 56-80 bytes), clean since.
 // Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -17,7 +19,7 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 // RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
 
-// COUNT: 219
+// COUNT: 267
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -114,4 +116,22 @@ func.func @gen_89(%x: tensor<?xf32>, %a1: tensor<?xf32>, %a2: tensor<?xf32>) -> 
   %v2 = softmax.softmax %v1 axis = 0 masked_rows = zero : tensor<?xf32>
   %v3 = softmax.cast %v2 : tensor<?xf32> to tensor<?xbf16>
   return %v3 : tensor<?xbf16>
+}
+
+func.func @gen_140(%x: tensor<?xbf16>, %a1: tensor<?xi1>, %a2: tensor<?xi1>) -> tensor<?xf16> {
+  %v0 = softmax.mask %x, tensor %a1 axis = -1 : tensor<?xbf16>, tensor<?xi1>
+  %v1 = softmax.mask %v0, tensor %a2 axis = -1 fill = -30000.0 : tensor<?xbf16>, tensor<?xi1>
+  %v2 = softmax.scale %v1 by 2.0 : tensor<?xbf16>
+  %v3 = softmax.softmax %v2 axis = -1 masked_rows = nan : tensor<?xbf16>
+  %v4 = softmax.cast %v3 : tensor<?xbf16> to tensor<?xf16>
+  return %v4 : tensor<?xf16>
+}
+
+func.func @gen_403(%x: tensor<?x?xf16>, %a1: tensor<?xi1>, %a2: tensor<1x?xi1>) -> tensor<?x?xf32> {
+  %v0 = softmax.mask %x, tensor %a1 axis = 1 fill = -30000.0 : tensor<?x?xf16>, tensor<?xi1>
+  %v1 = softmax.mask %v0, causal offset = -4 axis = 1 fill = -30000.0 : tensor<?x?xf16>
+  %v2 = softmax.mask %v1, tensor %a2 axis = 1 fill = -10000.0 : tensor<?x?xf16>, tensor<1x?xi1>
+  %v3 = softmax.softmax %v2 axis = 1 masked_rows = nan : tensor<?x?xf16>
+  %v4 = softmax.cast %v3 : tensor<?x?xf16> to tensor<?x?xf32>
+  return %v4 : tensor<?x?xf32>
 }

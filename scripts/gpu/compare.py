@@ -33,7 +33,11 @@ import tempfile
 import time
 
 MIB256 = 1 << 28
-WIDTHS = [32, 128, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 50257, 65536, 128256, 262144]
+# 1100 and 3001: widths off the 16-byte vector (rows of 1100 16-bit elements start 8 bytes off
+# it every other row, 3001 at every 2 bytes), which dynamic programs (and static 16-bit 3001)
+# run in the general kernel (docs/performance.md, 2026-12-02).
+WIDTHS = [32, 128, 512, 1000, 1024, 1100, 2048, 3001, 4096, 8192, 16384, 32768, 50257, 65536,
+          128256, 262144]
 F16_MAX_WIDTH = 16384
 ELEM_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
 TORCH_DTYPE = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}

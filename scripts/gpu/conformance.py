@@ -47,20 +47,23 @@ ROWS = [1, 37]  # 37: not a multiple of any block's row count
 # 12000: the 16-bit 12288-column tier (512 x 24) where the variant has it.
 VARIANT_WIDTHS = [33, 1000, 4096, 4097, 6000, 12000, 16384, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
+STATIC_VARIANT_WIDTHS = [1025, 1100]
 # Seconds a case may take (a sanitizer run of the widest is under a minute).
 CASE_TIMEOUT = 240
 SPECIALS = ["neg-inf-rows", "pos-inf", "nan", "large", "constant-rows"]
 
 
-def program(variant, dtype):
-    """A softmax-dialect function on dynamic [M, N] tensors; returns (text, shapes for M, N)."""
-    t = f"tensor<?x?x{dtype}>"
-    f = "tensor<?x?xf32>"
+def program(variant, dtype, width=None):
+    """A softmax-dialect function on dynamic [M, N] tensors (N = `width` when given: the plans
+    of a static row width); returns (text, shapes for M, N)."""
+    dims = f"?x{width}" if width else "?x?"
+    t = f"tensor<{dims}x{dtype}>"
+    f = f"tensor<{dims}xf32>"
     widen = dtype != "f32"
 
     def body_with(prologue, arg_decls="", final="softmax.softmax", out_dtype=None, extra=""):
         out_dtype = out_dtype or dtype
-        o = f"tensor<?x?x{out_dtype}>"
+        o = f"tensor<{dims}x{out_dtype}>"
         lines = []
         cur = "%x"
         if widen:
@@ -267,6 +270,12 @@ def cases(quick):
         for variant in VARIANTS:
             for n in VARIANT_WIDTHS:
                 yield dict(name=f"{variant} {dtype} 37x{n}", variant=variant, dtype=dtype, m=37, n=n)
+            # A static row width: the plans of static rows, on the widest vector that divides
+            # the width (1100: 16-bit vectors of 4; 1025: f32 vectors of 1, 16-bit rows off the
+            # vector, the general kernel).
+            for n in STATIC_VARIANT_WIDTHS:
+                yield dict(name=f"{variant} {dtype} 37x{n} static width", variant=variant,
+                           dtype=dtype, m=37, n=n, width=n)
         for special in SPECIALS:
             for variant in ("softmax", "log_softmax"):
                 for n in SPECIAL_WIDTHS:
@@ -306,7 +315,7 @@ def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
     elif case.get("static"):
         text, shapes = static_program(case["dtype"], case["m"], case["n"]), []
     else:
-        text, shape_fn = program(case["variant"], case["dtype"])
+        text, shape_fn = program(case["variant"], case["dtype"], case.get("width"))
         shapes = shape_fn(case["m"], case["n"])
     with open(src, "w") as f:
         f.write(text)

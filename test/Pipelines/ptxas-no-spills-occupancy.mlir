@@ -7,14 +7,15 @@
 // spills at 64. Blocks of whole warps that are not a power of two: bf16 3000 on 384 lanes of 8
 // at 32 registers (5 blocks), 600 on 96 lanes x 2 rows on its plan's budget; 16 values on
 // 288-480 threads at 40-48 registers (fewer blocks than the 48-warp target: at 32 they
-// spilled 36-48 bytes); rows aligned on vectors of 4 (bf16 1100, 3500: 12 and 16 values).
+// spilled 36-48 bytes); rows aligned on vectors of 4 (bf16 1100, 3500: 12 and 16 values;
+// log_softmax 1100 on 8, it spilled 4 bytes on 12).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// COUNT: 42
+// COUNT: 44
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -168,4 +169,9 @@ func.func @bf16_1100(%x: tensor<122016x1100xbf16>) -> tensor<122016x1100xbf16> {
 func.func @bf16_3500(%x: tensor<38347x3500xbf16>) -> tensor<38347x3500xbf16> {
   %0 = softmax.softmax %x : tensor<38347x3500xbf16>
   return %0 : tensor<38347x3500xbf16>
+}
+
+func.func @log_bf16_1100(%x: tensor<122016x1100xbf16>) -> tensor<122016x1100xbf16> {
+  %0 = softmax.log_softmax %x : tensor<122016x1100xbf16>
+  return %0 : tensor<122016x1100xbf16>
 }

@@ -552,6 +552,16 @@ func.func @aligned_bf16_1100(%x: tensor<65536x1100xbf16>) -> tensor<65536x1100xb
 
 // -----
 
+// log_softmax keeps its values to the end: 8 a thread on the narrower vector (12 spilled).
+// CHECK-LABEL: func.func @aligned_log_bf16_1100(
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 160, rows = 1, vector = 4, chunks = 2>]
+func.func @aligned_log_bf16_1100(%x: tensor<65536x1100xbf16>) -> tensor<65536x1100xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<65536x1100xbf16> -> tensor<65536x1100xbf16>
+  return %0 : tensor<65536x1100xbf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @aligned_f16_3500(
 // CHECK: strategies = [#softmax.strategy<row_registers, lanes = 224, rows = 1, vector = 4, chunks = 4>]
 func.func @aligned_f16_3500(%x: tensor<65536x3500xf16>) -> tensor<65536x3500xf16> {

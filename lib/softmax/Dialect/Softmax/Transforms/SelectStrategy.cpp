@@ -128,12 +128,14 @@ public:
     // rows and wider ones keep the widest vector.
     // 16-bit rows on vectors of 4 keep 16 values a thread (2-4 vectors) rather than 8: 700 and
     // 1100 ran at 0.96x on 12 values against 0.88x and 0.94x on 8; 3500 at 0.95x on 16
-    // against 0.90x.
+    // against 0.90x. Not log_softmax, whose values live to the end: bf16 1100 on 12 values
+    // spilled 4 bytes at its 48-warp budget (ptxas), so it keeps 8.
     int64_t dividing = int64_t(1) << llvm::countr_zero(uint64_t(width));
     bool alignedVector = clusterBlocks == 1 && width > 512 &&
                          width <= (inputBytes < 4 ? 4096 : 1280) && dividing < widest &&
                          dividing * elementBytes >= 4 && (inputBytes == 4 || dividing >= 4);
-    if (alignedVector && inputBytes < 4 && !readsPrefix)
+    if (alignedVector && inputBytes < 4 && !readsPrefix &&
+        op.getNormalization() != Normalization::log_softmax)
       perThread = 16;
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));

@@ -27,8 +27,8 @@ struct CompileOptions {
   /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
   bool raise = false;
   /// LLVM's loop strength reduction on the kernels (softmax-set-backend-options). Off saves
-  /// 3-20% of the compile time but raises register pressure (some dynamic 16-bit tiers then
-  /// spill), so it is on. LLVM keeps it in a process-wide option, which compile() sets for
+  /// a little compile time (1-9% of the back end's) but raises register pressure (some dynamic
+  /// 16-bit tiers then spill), so it is on. LLVM keeps it in a process-wide option, which compile() sets for
   /// each compile unless the process's command line gave -disable-lsr.
   bool loopStrengthReduction = true;
 

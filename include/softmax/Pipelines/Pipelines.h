@@ -53,7 +53,7 @@ struct SoftmaxToNVVMOptions : public PassPipelineOptions<SoftmaxToNVVMOptions> {
       llvm::cl::desc("Largest block for strategy selection (0: the chip's)"), llvm::cl::init(0)};
   PassOptions::Option<bool> loopStrengthReduction{
       *this, "loop-strength-reduction",
-      llvm::cl::desc("Run LLVM's loop strength reduction on the kernels (off: 3-20% less "
+      llvm::cl::desc("Run LLVM's loop strength reduction on the kernels (off: a little less "
                      "compile time, but more registers; softmax-set-backend-options)"),
       llvm::cl::init(true)};
   PassOptions::Option<std::string> ptxFile{

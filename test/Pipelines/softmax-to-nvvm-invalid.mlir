@@ -5,11 +5,13 @@
 // RUN: not softmax-opt %s --split-input-file --softmax-to-nvvm="opt-level=4" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not softmax-opt %s --split-input-file --softmax-to-nvvm="features=ptx80" 2>&1 | FileCheck %s --check-prefix=FEATURES
 // RUN: not softmax-opt %s --split-input-file --softmax-to-nvvm="format=bin ptx-file=%t.ptx" 2>&1 | FileCheck %s --check-prefix=PTXFILE
+// RUN: not softmax-opt %s --split-input-file --softmax-to-nvvm="loop-strength-reduction=maybe" 2>&1 | FileCheck %s --check-prefix=LSR
 // FORMAT: error: softmax-to-nvvm: format must be isa (PTX), bin (cubin) or fatbin, got 'bogus'
 // CHIP: error: softmax-to-nvvm: unknown chip 'sm_99' (known: sm_80, sm_86, sm_89, sm_90, sm_90a)
 // OPT: error: softmax-to-nvvm: opt-level must be 0, 1, 2 or 3, got 4
 // FEATURES: error: softmax-to-nvvm: features must be a comma-separated list of +feature or -feature (e.g. +ptx80), got 'ptx80'
 // PTXFILE: error: softmax-to-nvvm: ptx-file needs format=isa (with format=bin there is no PTX to write)
+// LSR: for the --loop-strength-reduction option: 'maybe' is invalid value for boolean argument
 
 // Code the pipeline does not lower fails it, at the op, instead of passing through.
 // RUN: softmax-opt %s --split-input-file --softmax-to-nvvm -verify-diagnostics -o /dev/null

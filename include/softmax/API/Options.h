@@ -28,8 +28,8 @@ struct CompileOptions {
   bool raise = false;
   /// LLVM's loop strength reduction on the kernels (softmax-set-backend-options). Off saves
   /// a little compile time (1-9% of the back end's) but raises register pressure (some dynamic
-  /// 16-bit tiers then spill), so it is on. LLVM keeps it in a process-wide option, which compile() sets for
-  /// each compile unless the process's command line gave -disable-lsr.
+  /// 16-bit tiers then spill), so it is on. LLVM keeps it in a process-wide option, which
+  /// compile() sets for each compile unless the process's command line gave -disable-lsr.
   bool loopStrengthReduction = true;
 
   /// Verify the IR after every pass. The input is always verified once, when it is parsed;

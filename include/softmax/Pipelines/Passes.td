@@ -26,13 +26,11 @@ def SetBackendOptionsPass : Pass<"softmax-set-backend-options", "::mlir::ModuleO
     Runs before `gpu-module-to-binary`, which compiles the kernels with LLVM's NVPTX back end.
     LLVM's loop strength reduction (LSR) is one of its IR passes and has no per-module switch,
     only the process-wide `-disable-lsr` option: this pass sets that option to the opposite of
-    `loop-strength-reduction`. On by default, as in LLVM. Turning it off saved 3-20% of a
-    compile's CPU time at 20b99b7 (under load) but only 1-9% of the back end's time, -3 to +3%
-    of the whole, on an idle machine at ddda4fa (docs/compile-time.md), and the
-    H200 ran every benchmarked kernel within 1% of its speed without it (28 programs and shapes
-    at 9521bf9, 26 at 32f0d33), but it raises the kernels' register pressure: at the budgets of
-    2026-12-02 ptxas spilled 4-12 bytes in dynamic 16-bit tiers without it (generated seed 197,
-    test/Pipelines/ptxas-no-spills-dynamic.mlir), so it stays on.
+    `loop-strength-reduction`. On by default, as in LLVM: without it ptxas spilled 4-12 bytes
+    in dynamic 16-bit tiers at the register budgets of 2026-12-02 (generated seed 197,
+    test/Pipelines/ptxas-no-spills-dynamic.mlir), for little gain (1-9% of the back end's time
+    on an idle machine at ddda4fa; the H200 ran the benchmarked kernels within 1% of their
+    speed without it at 9521bf9 and 32f0d33; docs/compile-time.md).
     An explicit `-disable-lsr` on the command line of the process (softmax-opt's, or an
     embedder's) wins: the pass then leaves the option as it is. Because the option is global,
     other LLVM code generation in the same process sees the last value set (docs/api.md).

@@ -66,11 +66,12 @@ void mlir::softmax::buildSoftmaxToGPUPipeline(OpPassManager &pm,
 
 void mlir::softmax::buildGPUToNVVMBinaryPipeline(OpPassManager &pm,
                                                  const SoftmaxToNVVMOptions &options) {
-  // Upstream from here: gpu -> nvvm -> PTX/cubin, host -> llvm. The defaults of the upstream
-  // pipeline (sm_50, +ptx60) do not suit sm_90, so every target option is passed on.
+  // LLVM options that only a process-wide switch sets, for upstream's gpu-module-to-binary.
   SetBackendOptionsPassOptions backend;
   backend.loopStrengthReduction = options.loopStrengthReduction;
   pm.addPass(createSetBackendOptionsPass(backend));
+  // Upstream from here: gpu -> nvvm -> PTX/cubin, host -> llvm. The defaults of the upstream
+  // pipeline (sm_50, +ptx60) do not suit sm_90, so every target option is passed on.
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

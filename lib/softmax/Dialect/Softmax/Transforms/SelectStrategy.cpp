@@ -125,15 +125,14 @@ public:
     // bytes at bf16 1002), f32 rows of 513-1280 on vectors of 1 or 2 (513, 1025, 1026:
     // 0.92-0.93x to 0.97-0.99x; but 1537 0.993x to 0.983x, 2047 level, 2049 0.994x to 0.976x,
     // where the general kernel's edge columns weigh less: elastic-e2290a2.txt there); multi_row
-    // rows and wider ones keep the widest vector.
-    // 16-bit rows on vectors of 4 keep 16 values a thread (2-4 vectors) rather than 8: 700 and
+    // rows and wider ones keep the widest vector. 16-bit rows on vectors of 4 keep 16 values a thread (2-4 vectors) rather than 8: 700 and
     // 1100 ran at 0.96x on 12 values against 0.88x and 0.94x on 8; 3500 at 0.95x on 16
     // against 0.90x. Not log_softmax, whose values live to the end: bf16 1100 on 12 values
     // spilled 4 bytes at its 48-warp budget (ptxas), so it keeps 8.
     int64_t dividing = int64_t(1) << llvm::countr_zero(uint64_t(width));
     bool alignedVector = clusterBlocks == 1 && width > 512 &&
                          width <= (inputBytes < 4 ? 4096 : 1280) && dividing < widest &&
-                         dividing * elementBytes >= 4 && (inputBytes == 4 || dividing >= 4);
+                         (inputBytes == 4 || dividing >= 4);
     if (alignedVector && inputBytes < 4 && !readsPrefix &&
         op.getNormalization() != Normalization::log_softmax)
       perThread = 16;

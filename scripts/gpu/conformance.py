@@ -32,9 +32,12 @@ DTYPES = ["f32", "f16", "bf16"]
 # of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90), the dynamic
 # dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
 # 600, 3000, 6000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
-# lanes, RowKernel.h).
+# lanes, RowKernel.h). 700, 1026, 1100, 3500: rows off the widest vector's boundary that a
+# tier's alternatives on narrower vectors take (16-bit vectors of 4 at 700, 1100, 3500; f32
+# vectors of 2 at 1026, 1 at 513 and 1025; 16-bit 1026 the last alternative's general kernel).
 WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 600,
-          1000, 1023, 1024, 1025, 2048, 2049, 3000, 4095, 4097, 6000, 8192, 8193, 9000, 12000, 16384,
+          700, 1000, 1023, 1024, 1025, 1026, 1100, 2048, 2049, 3000, 3500, 4095, 4097, 6000, 8192,
+          8193, 9000, 12000, 16384,
           16385, 32767, 32768,
           32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
           262145, 1000003]
@@ -44,8 +47,10 @@ CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 # 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h);
 # 6000: 12 warps of the 8192-column tier's elastic lanes (at 48 registers in 16 bits);
-# 12000: the 16-bit 12288-column tier (512 x 24) where the variant has it.
-VARIANT_WIDTHS = [33, 1000, 4096, 4097, 6000, 12000, 16384, 50257]
+# 12000: the 16-bit 12288-column tier (512 x 24) where the variant has it; 1100 and 1026: a
+# tier's alternatives on narrower vectors (the fast kernel on vectors of 4 or 2, and the last
+# alternative's general kernel).
+VARIANT_WIDTHS = [33, 1000, 1026, 1100, 4096, 4097, 6000, 12000, 16384, 50257]
 SPECIAL_WIDTHS = [127, 4096, 50257]
 STATIC_VARIANT_WIDTHS = [1025, 1100]
 # Seconds a case may take (a sanitizer run of the widest is under a minute).
@@ -399,7 +404,9 @@ def memcheck_cases():
     for dtype in DTYPES:
         # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 6000, 9000), row_cluster
         # (20000, 40000, 70000, 140000: 16 blocks), chunked_online (270000).
-        for n in (8, 100, 1000, 3000, 6000, 9000, 20000, 40000, 70000, 140000, 270000):
+        # 513, 1026, 1100: the alternatives of a tier on narrower vectors (fast and general).
+        for n in (8, 100, 513, 1000, 1026, 1100, 3000, 6000, 9000, 20000, 40000, 70000, 140000,
+                  270000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)
@@ -407,6 +414,8 @@ def memcheck_cases():
                    m=5, n=40000, stride=40013)
     for variant in VARIANTS:
         yield dict(name=f"{variant} bf16 5x1000", variant=variant, dtype="bf16", m=5, n=1000)
+    for variant in ("attention", "bias", "log_softmax"):  # alternatives on vectors of 4
+        yield dict(name=f"{variant} bf16 5x1100", variant=variant, dtype="bf16", m=5, n=1100)
     # Full kernels: rows as wide as a tier's span.
     for variant, n in (("softmax", 16384), ("attention", 4096), ("padding_log", 4096)):
         yield dict(name=f"{variant} bf16 5x{n}", variant=variant, dtype="bf16", m=5, n=n)

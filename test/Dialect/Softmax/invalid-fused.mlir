@@ -105,6 +105,16 @@ func.func @dynamic_without_fallback(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
 
 // -----
 
+// Alternatives of one tier: the entries of one maximum width but the last run only as fast
+// kernels, which vectors of 1 do not have.
+func.func @alternative_without_fast_kernel(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 1, chunks = 16>) is an alternative of entry 1 (the same maximum width) on vectors of 1, which has no fast kernel and would never run; put it last among them}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 1, chunks = 16>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]} : tensor<4x?xf32> -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
 func.func @empty_strategies(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'softmax.fused' op 'strategies' must list at least one kernel plan}}
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = []} : tensor<4x8xf32> -> tensor<4x8xf32>

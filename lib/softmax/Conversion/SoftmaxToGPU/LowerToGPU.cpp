@@ -135,6 +135,10 @@ private:
   void launch(FusedOp op, StrategyAttr plan, PlanKernels kernels,
               ArrayRef<Value> kernelOperands, Value rowCount, Value width,
               RowKernelVariant variant = RowKernelVariant::General);
+  /// Launches the fast kernel of `kernels`, or its full one where the width is the span; the
+  /// caller has tested that the fast variant applies.
+  void launchFast(FusedOp op, StrategyAttr plan, PlanKernels kernels,
+                  ArrayRef<Value> kernelOperands, Value rowCount, Value width);
   Value memrefFor(Value tensor) { return memrefs.lookup(tensor); }
 
   func::FuncOp func;
@@ -194,19 +198,7 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
     Value fast = buildFastVariantCondition(builder, op, plan, kernelOperands);
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fast, /*withElseRegion=*/true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    if (planKernels.full) {
-      // if (width == span) full else fast.
-      Value span = arith::ConstantIndexOp::create(builder, loc, plan.getSpan());
-      Value isSpan =
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, width, span);
-      auto full = scf::IfOp::create(builder, loc, TypeRange{}, isSpan, /*withElseRegion=*/true);
-      builder.setInsertionPoint(full.getThenRegion().front().getTerminator());
-      launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width,
-             RowKernelVariant::Full);
-      builder.setInsertionPoint(full.getElseRegion().front().getTerminator());
-    }
-    launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width,
-           RowKernelVariant::Fast);
+    launchFast(op, plan, planKernels, kernelOperands, rowCount, width);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
@@ -232,6 +224,24 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
   gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
                             threads, sharedBytes, kernelOperands,
                             /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
+}
+
+void FunctionLowering::launchFast(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
+                                  ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  if (planKernels.full) {
+    // if (width == span) full else fast.
+    Location loc = op.getLoc();
+    Value span = arith::ConstantIndexOp::create(builder, loc, plan.getSpan());
+    Value isSpan = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, width, span);
+    auto full = scf::IfOp::create(builder, loc, TypeRange{}, isSpan, /*withElseRegion=*/true);
+    builder.setInsertionPoint(full.getThenRegion().front().getTerminator());
+    launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width,
+           RowKernelVariant::Full);
+    builder.setInsertionPoint(full.getElseRegion().front().getTerminator());
+  }
+  launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width,
+         RowKernelVariant::Fast);
 }
 
 LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
@@ -271,6 +281,13 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       return op.verifyStrategies();
     plans = {*fits};
   }
+  // Alternatives (softmax.fused): a whole-row plan followed by one of the same maximum width
+  // runs only its fast (and Full) kernel, where it applies; the last of them has the general
+  // kernel too.
+  auto hasAlternative = [&](size_t i) {
+    return i + 1 < plans.size() && plans[i].holdsWholeRow() &&
+           plans[i + 1].getMaxWidth() == plans[i].getMaxWidth();
+  };
   std::string base = (func.getSymName() + "_" + Twine(kernelCount++)).str();
   SmallVector<PlanKernels> kernelFuncs;
   for (auto [i, plan] : llvm::enumerate(plans)) {
@@ -278,10 +295,27 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     if (plans.size() > 1)
       name += "_" + std::to_string(i);
     PlanKernels planKernels;
+    // Only the first of a group of alternatives gets a Full kernel: a width of the span runs
+    // its fast kernel wherever the rows are aligned.
+    bool firstAlternative = i == 0 || !plans[i - 1].holdsWholeRow() ||
+                            plans[i - 1].getMaxWidth() != plan.getMaxWidth();
+    if (hasAlternative(i)) {
+      // Without a fast kernel the plan never runs (the verifier does not know the variants).
+      if (hasFastVariant(op, plan)) {
+        planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
+                                          plan, RowKernelVariant::Fast);
+        if (firstAlternative && hasFullVariant(op, plan))
+          planKernels.full = buildRowKernel(builder, kernels,
+                                            uniqueKernelName(kernels, name + "_full"), op, plan,
+                                            RowKernelVariant::Full);
+      }
+      kernelFuncs.push_back(planKernels);
+      continue;
+    }
     if (hasFastVariant(op, plan)) {
       planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
                                         plan, RowKernelVariant::Fast);
-      if (hasFullVariant(op, plan))
+      if (firstAlternative && hasFullVariant(op, plan))
         planKernels.full = buildRowKernel(builder, kernels,
                                           uniqueKernelName(kernels, name + "_full"), op, plan,
                                           RowKernelVariant::Full);
@@ -301,8 +335,11 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
   auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, false);
   OpBuilder::InsertionGuard insertionGuard(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
-  // Dispatch: if (width <= max_0) plan_0 else if (width <= max_1) plan_1 ... else the last.
-  for (auto [i, plan] : llvm::enumerate(plans)) {
+  // Dispatch: if (width <= max_0) plan_0 else if (width <= max_1) plan_1 ... else the last;
+  // within a group of alternatives, if (fast_0 applies) plan_0's fast kernel else if ... else
+  // the last alternative.
+  for (size_t i = 0; i < plans.size(); ++i) {
+    StrategyAttr plan = plans[i];
     if (i + 1 == plans.size() || !plan.holdsWholeRow()) {
       launch(op, plan, kernelFuncs[i], operands, rowCount, width);
       break;
@@ -311,7 +348,20 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, width, maxWidth);
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fits, true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    launch(op, plan, kernelFuncs[i], operands, rowCount, width);
+    {
+      OpBuilder::InsertionGuard alternativesGuard(builder);
+      for (; hasAlternative(i); ++i) {
+        if (!kernelFuncs[i].fast)
+          continue;
+        Value fast = buildFastVariantCondition(builder, op, plans[i], operands);
+        auto alternative =
+            scf::IfOp::create(builder, loc, TypeRange{}, fast, /*withElseRegion=*/true);
+        builder.setInsertionPoint(alternative.getThenRegion().front().getTerminator());
+        launchFast(op, plans[i], kernelFuncs[i], operands, rowCount, width);
+        builder.setInsertionPoint(alternative.getElseRegion().front().getTerminator());
+      }
+      launch(op, plans[i], kernelFuncs[i], operands, rowCount, width);
+    }
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   return success();

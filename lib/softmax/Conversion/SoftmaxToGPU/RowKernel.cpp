@@ -1366,11 +1366,17 @@ bool mlir::softmax::hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVari
   // H200, bench/results/2026-12-02-h200/compare-496c475.txt). Nor with more than 32 values a
   // thread: the f32 16384-column tier's 16 chunk addresses took 122 registers against 90 (one
   // block of 256 threads a multiprocessor), and its log_softmax general kernel spilled 4 bytes
-  // at its budget of 136 (generated seed 235).
+  // at its budget of 136 (generated seed 235). Nor on vectors narrower than 16 bytes (a dynamic
+  // tier's alternatives for rows off the widest vector's boundary, SelectStrategy.cpp): the bf16
+  // tiers of four vectors of 4 a thread needed 64 registers so, and spilled 68-72 bytes at their
+  // occupancy budget of 40, which they fit with fixed lanes.
+  int64_t elementBytes = std::max(op.getInput().getType().getElementTypeBitWidth(),
+                                  op.getResult().getType().getElementTypeBitWidth()) /
+                         8;
   return ShapedType::isDynamic(op.getRowWidth()) && variant != RowKernelVariant::Full &&
          plan.getPlan() == KernelPlan::row_registers && plan.getLanes() > 32 &&
-         plan.getVector() * plan.getChunks() <= 32 && !op.hasLimitingMask() &&
-         op.getRowSideOperandRegisters(1) == 0;
+         plan.getVector() * plan.getChunks() <= 32 && plan.getVector() * elementBytes >= 16 &&
+         !op.hasLimitingMask() && op.getRowSideOperandRegisters(1) == 0;
 }
 
 gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, FusedOp op,

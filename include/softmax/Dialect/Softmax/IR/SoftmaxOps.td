@@ -235,7 +235,11 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     and obeyed by `softmax-lower-to-gpu`: each entry becomes a kernel, and the host code runs the
     first entry that can handle the row width (a plan holding the whole row handles widths up to
     its span; `chunked_online` handles any). With a static width one entry is enough; with a
-    dynamic width the list must end with a `chunked_online` entry.
+    dynamic width the list must end with a `chunked_online` entry. Consecutive entries of the
+    same maximum width are alternatives for one tier of a dynamic width: each but the last runs
+    only where its fast kernel applies (every row starts on its vector's boundary and is whole
+    vectors), the last runs otherwise; `softmax-select-strategy` lists narrower vectors so for
+    rows off the widest vector's boundary.
 
     ```mlir
     %y = softmax.fused softmax %x axis = 2

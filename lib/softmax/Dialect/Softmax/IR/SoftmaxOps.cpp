@@ -478,6 +478,18 @@ LogicalResult FusedOp::verifyStrategies() {
     return success();
   int64_t width = getRowWidth();
   auto plans = strategies.getAsRange<StrategyAttr>();
+  // Alternatives of one tier (entries of the same maximum width): each but the last runs only
+  // as a fast kernel, which needs vectors of more than one element.
+  for (size_t i = 0; i + 1 < strategies.size(); ++i) {
+    auto plan = cast<StrategyAttr>(strategies[i]);
+    auto next = cast<StrategyAttr>(strategies[i + 1]);
+    if (plan.holdsWholeRow() && next.holdsWholeRow() &&
+        plan.getMaxWidth() == next.getMaxWidth() && plan.getVector() == 1)
+      return emitOpError() << "'strategies' entry " << i << " (" << plan
+                           << ") is an alternative of entry " << i + 1
+                           << " (the same maximum width) on vectors of 1, which has no fast "
+                              "kernel and would never run; put it last among them";
+  }
   if (ShapedType::isDynamic(width)) {
     if (cast<StrategyAttr>(strategies[strategies.size() - 1]).getPlan() !=
         KernelPlan::chunked_online)

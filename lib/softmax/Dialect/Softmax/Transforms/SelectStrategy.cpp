@@ -85,6 +85,11 @@ constexpr int64_t kRegisterOverhead = 64;
 constexpr int64_t kBlockThreads = 256;
 /// The narrowest tier of a dynamic width: rows of up to 8 columns (one lane of 8 values).
 constexpr int64_t kSmallestTier = 8;
+/// The widest row that takes a narrower vector where the widest does not divide the width
+/// (registerPlan): measured so for 16-bit rows up to 4096 columns and f32 rows up to 1280.
+int64_t alignedVectorLimit(int64_t inputBytes) { return inputBytes < 4 ? 4096 : 1280; }
+/// The narrowest such vector: 4 elements of a 16-bit row (vectors of 2 spilled), 1 of f32.
+int64_t narrowestAlignedVector(int64_t inputBytes) { return inputBytes < 4 ? 4 : 1; }
 
 class Planner {
 public:
@@ -102,10 +107,12 @@ public:
   /// cannot have more than 128 registers; docs/fuzzing.md).
   /// `readsPrefix`: the op reads each row only up to a -inf mask's limit (valuesPerThread).
   /// `clusterBlocks` > 1: the plan of one block of a row_cluster plan holding `width` columns
-  /// (one row a block, not pipelined).
+  /// (one row a block, not pipelined). `narrowVector` > 0: the plan on vectors of that many
+  /// elements, as a static width whose lowest power of two it is gets it (an alternative of a
+  /// dynamic tier for rows off the widest vector's boundary).
   StrategyAttr registerPlan(FusedOp op, int64_t width, int64_t elementBytes, int64_t inputBytes,
                            std::optional<int64_t> rowCount, bool readsPrefix,
-                           int64_t clusterBlocks = 1) const {
+                           int64_t clusterBlocks = 1, int64_t narrowVector = 0) const {
     int64_t widest = widestVector(elementBytes);
     // Beyond the widest width the register plans were measured at, the rows go on chip.
     if (width > kWidestRegisterRow)
@@ -129,10 +136,11 @@ public:
     // 1100 ran at 0.96x on 12 values against 0.88x and 0.94x on 8; 3500 at 0.95x on 16
     // against 0.90x. Not log_softmax, whose values live to the end: bf16 1100 on 12 values
     // spilled 4 bytes at its 48-warp budget (ptxas), so it keeps 8.
-    int64_t dividing = int64_t(1) << llvm::countr_zero(uint64_t(width));
-    bool alignedVector = clusterBlocks == 1 && width > 512 &&
-                         width <= (inputBytes < 4 ? 4096 : 1280) && dividing < widest &&
-                         (inputBytes == 4 || dividing >= 4);
+    int64_t dividing = narrowVector > 0 ? narrowVector
+                                        : int64_t(1) << llvm::countr_zero(uint64_t(width));
+    bool alignedVector = clusterBlocks == 1 && dividing < widest &&
+                         (narrowVector > 0 || (width > 512 && width <= alignedVectorLimit(inputBytes) &&
+                                               (inputBytes == 4 || dividing >= 4)));
     if (alignedVector && inputBytes < 4 && !readsPrefix &&
         op.getNormalization() != Normalization::log_softmax)
       perThread = 16;
@@ -145,7 +153,7 @@ public:
       int64_t vector =
           alignedVector ? dividing : std::min<int64_t>(widest, llvm::bit_floor(uint64_t(width)));
       int64_t values = llvm::alignTo(llvm::divideCeil(width, lanes), vector);
-      int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount);
+      int64_t rows = clusterBlocks > 1 ? 1 : rowsPerBlock(lanes, rowCount, narrowVector > 0);
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
       bool fits = getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes,
                                            pipelined) +
@@ -166,7 +174,8 @@ public:
         // of a cluster keep powers of two, as measured (sweep-cluster-*.md there).
         lanes = llvm::alignTo(llvm::divideCeil(width, values), target.warpSize);
         return StrategyAttr::get(context, KernelPlan::row_registers, lanes,
-                                 rowsPerBlock(lanes, rowCount), vector, values / vector);
+                                 rowsPerBlock(lanes, rowCount, narrowVector > 0), vector,
+                                 values / vector);
       }
       if (lanes >= maxThreads)
         return {};
@@ -238,9 +247,13 @@ public:
 
 private:
   /// Rows per block: enough threads for a block of kBlockThreads, fewer when the rows known to
-  /// exist would not give every multiprocessor two blocks.
-  int64_t rowsPerBlock(int64_t lanes, std::optional<int64_t> rowCount) const {
-    if (lanes >= kBlockThreads)
+  /// exist would not give every multiprocessor two blocks. `alternative`: a dynamic tier's plan
+  /// on a narrower vector (registerPlan) keeps one row a block (whole warps): with several, its
+  /// fast kernel spilled at its occupancy budget (ptxas: bf16 4 vectors of 4 a thread on 64 lanes
+  /// x 4 rows 72 bytes at 40 registers, x 2 rows 40; one row fits 40).
+  int64_t rowsPerBlock(int64_t lanes, std::optional<int64_t> rowCount,
+                       bool alternative = false) const {
+    if (lanes >= kBlockThreads || (alternative && lanes > target.warpSize))
       return 1;
     int64_t rows = kBlockThreads / lanes;
     if (rowCount) {
@@ -346,11 +359,31 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         }
         if (limit > 0) // a budget too small for any register plan leaves none
           tiers.push_back(limit);
+        StrategyAttr previous;
         for (int64_t tier : tiers) {
-          if (StrategyAttr plan =
-                  planner.registerPlan(op, tier, elementBytes, inputBytes, rowCount, readsPrefix))
-            if (plans.empty() || plans.back() != plan)
-              plans.push_back(plan);
+          StrategyAttr plan =
+              planner.registerPlan(op, tier, elementBytes, inputBytes, rowCount, readsPrefix);
+          if (!plan || plan == previous)
+            continue;
+          plans.push_back(plan);
+          previous = plan;
+          // Alternatives of the tier for widths off its vector's boundary (the host runs the
+          // first whose fast kernel applies, softmax.fused): the narrower vectors that a static
+          // width of the tier gets where the widest does not divide it (registerPlan), so that
+          // such a row runs a fast kernel as its static twin does, not the general one (bf16
+          // 700-3500 columns ran at 0.37-0.63x copy in the general kernel, their static twins
+          // at 0.94-0.97x; f32 513 at 0.82x against 0.97x: elastic-b914d31.txt in
+          // bench/results/2026-12-02-h200). Only tiers serving such widths, and plans of the
+          // same span (the dispatch groups alternatives by their maximum width).
+          if (tier / 2 >= alignedVectorLimit(inputBytes) || tier <= 512)
+            continue;
+          for (int64_t narrow = plan.getVector() / 2;
+               narrow >= narrowestAlignedVector(inputBytes); narrow /= 2)
+            if (StrategyAttr alternative =
+                    planner.registerPlan(op, tier, elementBytes, inputBytes, rowCount,
+                                         readsPrefix, /*clusterBlocks=*/1, narrow))
+              if (alternative.getMaxWidth() == plan.getMaxWidth())
+                plans.push_back(alternative);
         }
         // Then rows spread over clusters of 2, 4, ... blocks, each tier as wide as its blocks
         // hold.

@@ -56,7 +56,7 @@ print(f'{float(d)/float(s):.3f}' if s not in ('-','') and d not in ('-','') and 
     i=$((i + 1))
   done
 done
-mkdir -p "${OUT:-/tmp}/alternatives"; cp -r $W/logs $W/p "${OUT:-/tmp}/alternatives/" 2>/dev/null
+mkdir -p "${OUT:-/tmp}"; tar -C $W -cJf "${OUT:-/tmp}/alternatives-logs.tar.xz" logs p 2>/dev/null
 echo
 echo "dtype width   static  dynamic: before   now  now/static   (dynamic kernel now)"
 printf '%s\n' "${rows[@]}"

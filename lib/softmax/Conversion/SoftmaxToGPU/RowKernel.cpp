@@ -1528,6 +1528,15 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     }
     if (step >= fewest)
       registers = std::min(registers, step);
+  } else if (variant == RowKernelVariant::General && plan.getPlan() == KernelPlan::row_registers &&
+             isPipelined(op, plan) && side == 0 && narrowResult && !finiteFillMask &&
+             values <= 16 && plan.getVector() * inputBytes < 16 &&
+             op.getNormalization() != Normalization::log_softmax) {
+    // The general kernel on vectors of 4 (rows of 16 bits off the 8-byte boundary: odd widths,
+    // the last alternative of a dynamic tier) fits 48 registers without spilling where its
+    // budget let ptxas take 66-72: at 72 a block of 256 threads left 3 a multiprocessor and
+    // bf16 3001 columns ran at 0.70x copy (bench/results/2026-12-02-h200/compare-7c3010d.txt).
+    registers = std::min<int64_t>(registers, 48);
   } else if (variant == RowKernelVariant::Fast && hasElasticLanes(op, plan, variant) &&
              isPipelined(op, plan) && narrowResult && !finiteFillMask && values == 16 &&
              op.getNormalization() != Normalization::log_softmax) {

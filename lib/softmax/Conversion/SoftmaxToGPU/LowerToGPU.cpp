@@ -295,34 +295,24 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     if (plans.size() > 1)
       name += "_" + std::to_string(i);
     PlanKernels planKernels;
-    // Only the first of a group of alternatives gets a Full kernel: a width of the span runs
-    // its fast kernel wherever the rows are aligned.
-    bool firstAlternative = i == 0 || !plans[i - 1].holdsWholeRow() ||
-                            plans[i - 1].getMaxWidth() != plan.getMaxWidth();
-    if (hasAlternative(i)) {
-      // Without a fast kernel the plan never runs (the verifier does not know the variants).
-      if (hasFastVariant(op, plan)) {
-        planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
-                                          plan, RowKernelVariant::Fast);
-        if (firstAlternative && hasFullVariant(op, plan))
-          planKernels.full = buildRowKernel(builder, kernels,
-                                            uniqueKernelName(kernels, name + "_full"), op, plan,
-                                            RowKernelVariant::Full);
-      }
-      kernelFuncs.push_back(planKernels);
-      continue;
-    }
     if (hasFastVariant(op, plan)) {
       planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
                                         plan, RowKernelVariant::Fast);
+      // Only the first of a group of alternatives gets a Full kernel: a width of the span runs
+      // its fast kernel wherever the rows are aligned.
+      bool firstAlternative = i == 0 || !plans[i - 1].holdsWholeRow() ||
+                              plans[i - 1].getMaxWidth() != plan.getMaxWidth();
       if (firstAlternative && hasFullVariant(op, plan))
         planKernels.full = buildRowKernel(builder, kernels,
                                           uniqueKernelName(kernels, name + "_full"), op, plan,
                                           RowKernelVariant::Full);
       name += "_general";
     }
-    planKernels.general = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
-                                         plan, RowKernelVariant::General);
+    // An alternative followed by another has no general kernel (without a fast one it never
+    // runs: the verifier does not know the variants).
+    if (!hasAlternative(i))
+      planKernels.general = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name),
+                                           op, plan, RowKernelVariant::General);
     kernelFuncs.push_back(planKernels);
   }
 

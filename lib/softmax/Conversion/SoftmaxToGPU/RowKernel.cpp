@@ -1535,7 +1535,8 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // The general kernel on vectors of 4 (rows of 16 bits off the 8-byte boundary: odd widths,
     // the last alternative of a dynamic tier) fits 48 registers without spilling where its
     // budget let ptxas take 66-72: at 72 a block of 256 threads left 3 a multiprocessor and
-    // bf16 3001 columns ran at 0.70x copy (bench/results/2026-12-02-h200/compare-7c3010d.txt).
+    // bf16 3001 columns ran at 0.70x copy (dynamic), at 48 0.77x, and 0.87x static
+    // (compare-7c3010d.txt, alternatives-a2260ab.txt in bench/results/2026-12-02-h200).
     registers = std::min<int64_t>(registers, 48);
   } else if (variant == RowKernelVariant::Fast && hasElasticLanes(op, plan, variant) &&
              isPipelined(op, plan) && narrowResult && !finiteFillMask && values == 16 &&

@@ -139,8 +139,9 @@ public:
     int64_t dividing = narrowVector > 0 ? narrowVector
                                         : int64_t(1) << llvm::countr_zero(uint64_t(width));
     // 16-bit rows that no vector of 4 divides take vectors of 4 all the same (in the general
-    // kernel), as a dynamic tier's last alternative does: bf16 1001 and 1002 columns ran at
-    // 0.64x copy on the widest vector, 0.90x so (alternatives-7c3010d.txt).
+    // kernel), as a dynamic tier's last alternative does: static bf16 1001, 1002 and 3001
+    // columns ran at 0.64, 0.64 and 0.59x copy on the widest vector, 0.87x so
+    // (bench/results/2026-12-02-h200/alternatives-a2260ab.txt).
     if (narrowVector == 0 && inputBytes < 4)
       dividing = std::max<int64_t>(dividing, narrowestAlignedVector(inputBytes));
     bool alignedVector =
@@ -253,7 +254,8 @@ public:
 private:
   /// Rows per block: enough threads for a block of kBlockThreads, fewer when the rows known to
   /// exist would not give every multiprocessor two blocks. `alternative`: a dynamic tier's plan
-  /// on a narrower vector (registerPlan) keeps one row a block (whole warps): with several, its
+  /// on a narrower vector (registerPlan) of several warps a row keeps one row a block: with
+  /// several, its
   /// fast kernel spilled at its occupancy budget (ptxas: bf16 4 vectors of 4 a thread on 64 lanes
   /// x 4 rows 72 bytes at 40 registers, x 2 rows 40; one row fits 40).
   int64_t rowsPerBlock(int64_t lanes, std::optional<int64_t> rowCount,

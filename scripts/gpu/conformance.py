@@ -35,8 +35,12 @@ DTYPES = ["f32", "f16", "bf16"]
 # lanes, RowKernel.h). 700, 1026, 1100, 3500: rows off the widest vector's boundary that a
 # tier's alternatives on narrower vectors take (16-bit vectors of 4 at 700, 1100, 3500; f32
 # vectors of 2 at 1026, 1 at 513 and 1025; 16-bit 1026 the last alternative's general kernel).
+# 1300, 1536, 2501, 2560, 3001, 3583, 3584: the 16-bit tiers of vectors of 4 between those
+# (96, 160, 192, 224 lanes; fast kernels at 1300, 1536, 2560, 3584, general ones at 2501, 3001,
+# 3583), and 1537 the general kernel of the 2048-column tier's alternative above them.
 WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 512, 513, 600,
-          700, 1000, 1023, 1024, 1025, 1026, 1100, 2048, 2049, 3000, 3500, 4095, 4097, 6000, 8192,
+          700, 1000, 1023, 1024, 1025, 1026, 1100, 1300, 1536, 1537, 2048, 2049, 2501, 2560,
+          3000, 3001, 3500, 3583, 3584, 4095, 4097, 6000, 8192,
           8193, 9000, 12000, 16384,
           16385, 32767, 32768,
           32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
@@ -299,9 +303,10 @@ def cases(quick):
         # 3000, 4097 and 9000: blocks of whole warps that are not a power of two (384, 288 lanes).
         # 513, 700, 1025, 1026, 1100, 3500: rows on the widest vector that divides the width
         # (f32 vectors of 1 or 2, 16-bit of 4); 4608, 6656: 16 values on 288 and 416 threads
-        # at 40 and 48 registers.
+        # at 40 and 48 registers; 1537, 2049, 2501, 3001: 16-bit rows off the 8-byte boundary
+        # on 16 values a thread (128, 160, 160, 192 lanes, the general kernel).
         for n in (1000, 1023, 127, 3000, 4097, 9000, 50257, 131071, 513, 700, 1025, 1026, 1100,
-                  3500, 4608, 6656):
+                  3500, 4608, 6656, 1537, 2049, 2501, 3001):
             yield dict(name=f"static softmax {dtype} 300x{n}", static=True, dtype=dtype, m=300, n=n)
     yield from pipelined_cases()
     yield from axis_cases(quick)
@@ -404,9 +409,10 @@ def memcheck_cases():
     for dtype in DTYPES:
         # Dynamic tiers: multi_row (8, 100), row_registers (1000, 3000, 6000, 9000), row_cluster
         # (20000, 40000, 70000, 140000: 16 blocks), chunked_online (270000).
-        # 513, 1026, 1100: the alternatives of a tier on narrower vectors (fast and general).
-        for n in (8, 100, 513, 1000, 1026, 1100, 3000, 6000, 9000, 20000, 40000, 70000, 140000,
-                  270000):
+        # 513, 1026, 1100: the alternatives of a tier on narrower vectors (fast and general);
+        # 1300, 2501, 3583: the 16-bit tiers between them (fast, general, general).
+        for n in (8, 100, 513, 1000, 1026, 1100, 1300, 2501, 3583, 3000, 6000, 9000, 20000,
+                  40000, 70000, 140000, 270000):
             yield dict(name=f"softmax {dtype} 5x{n}", variant="softmax", dtype=dtype, m=5, n=n)
         yield dict(name=f"softmax {dtype} 5x3000 stride 3013", variant="softmax", dtype=dtype,
                    m=5, n=3000, stride=3013)

@@ -9,31 +9,36 @@
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 
-// 91 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
+// 99 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
 // plain bf16 and f16 programs, then row_cluster over 2, 4, 8 and 16 blocks for the f32 program
 // and row_shared for the four 16-bit ones, then chunked_online; and the alternatives of the
 // tiers serving widths off the widest vector that a static width puts on a narrower one (f32
-// 1024 and 2048 on vectors of 2 and 1, 16-bit 1024, 2048 and 4096 on vectors of 4: 16 plans).
+// 1024 and 2048 on vectors of 2 and 1, 16-bit 1024, 2048 and 4096 on vectors of 4: 16 plans),
+// and for the plain 16-bit programs the tiers of vectors of 4 between those (96, 160, 192 and
+// 224 lanes of 16 values: 8 plans; the f16 one on 96 lanes at 48 registers, RowKernel.cpp).
 // Each plan has its general kernel but the first of a tier's alternatives; most also have a
 // fast kernel (RowKernel.h), which must not spill either, and 6 a Full kernel for rows as wide
 // as the span, at the occupancy budget (the bf16 and f16 8192- and 16384-column tiers, the
 // attention chain's 4096 and the padded log_softmax's 4096).
-// COUNT: 161
+// COUNT: 177
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_15' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13_general' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_14' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_15_full' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_18' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_19_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_11_full' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_16' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_20' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_18_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_cluster_19_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'padded_log_softmax_f16_0_multi_row_3' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_8' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_8_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_registers_9' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_12_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_registers_14' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_8' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_9' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -13,14 +13,15 @@
 // two boolean masks (gen_140, bf16: 36-40 bytes in the 8192-column tiers at 184 registers on
 // 2026-12-01; gen_403, f16 with a causal mask between them: 56-80 bytes), clean since.
 // Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling, the
-// alternatives of the dynamic tiers on narrower vectors too (288 kernels, 267 before them).
+// alternatives of the dynamic tiers on narrower vectors and the 16-bit tiers between them too
+// (328 kernels; 288 before those tiers, 267 before the alternatives).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 // RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
 
-// COUNT: 288
+// COUNT: 328
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 

@@ -164,8 +164,9 @@ TEST(APIDispatch, FullKernelForRowsAsWideAsTheSpan) {
 TEST(APIDispatch, ElasticLanesAreTheWarpsARowFills) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
-  // f16 rows of 3000 columns run in the 4096-column tier (512 lanes of one vector of 8) on
-  // the 375 lanes they fill, rounded up to whole warps: 384, one row a block; rows of 600 in
+  // f16 rows of 3600 columns run in the 4096-column tier (512 lanes of one vector of 8) on
+  // the 450 lanes they fill, rounded up to whole warps: 480, one row a block; rows of 3000
+  // in the 3072-column tier of vectors of 4 below it, on its fixed 192 lanes; rows of 600 in
   // the 1024-column tier (128 lanes x 2 rows) on 96 lanes x 2. The Full kernel of the
   // 16384-column tier runs its plan's block.
   auto blockOf = [&](int64_t width) {
@@ -177,7 +178,8 @@ TEST(APIDispatch, ElasticLanesAreTheWarpsARowFills) {
                ? std::make_pair((*launches)[0].block[0], (*launches)[0].block[1])
                : std::make_pair(uint64_t(0), uint64_t(0));
   };
-  EXPECT_EQ(blockOf(3000), std::make_pair(uint64_t(384), uint64_t(1)));
+  EXPECT_EQ(blockOf(3600), std::make_pair(uint64_t(480), uint64_t(1)));
+  EXPECT_EQ(blockOf(3000), std::make_pair(uint64_t(192), uint64_t(1)));
   EXPECT_EQ(blockOf(4096), std::make_pair(uint64_t(512), uint64_t(1)));
   EXPECT_EQ(blockOf(600), std::make_pair(uint64_t(96), uint64_t(2)));
   EXPECT_EQ(blockOf(16384), std::make_pair(uint64_t(512), uint64_t(1)));

@@ -387,12 +387,16 @@ static void buildCases(void) {
     int64_t wide[2] = {3, 1000003};
     addCase(function, dynTypes[t], PLAIN, 2, wide, "chunked_online");
     /* Rows off the 16-byte boundary: a tier's alternative on narrower vectors (1100: vectors
-     * of 4, the f32 tier's own plan or the 16-bit alternative; 513: the f32 alternative on
-     * vectors of 1, the 16-bit general kernel of the last alternative). */
-    int64_t offVector[2] = {37, 1100}, odd[2] = {37, 513};
-    addCase(function, dynTypes[t], PLAIN, 2, offVector, "row_registers_10");
+     * of 4, the f32 tier's own plan or, for 16 bits, the tier of 96 lanes below the 2048-column
+     * one; 513: the f32 alternative on vectors of 1, the 16-bit general kernel of the last
+     * alternative; 2501, 16 bits: the general kernel of the tier of 160 lanes). */
+    int64_t offVector[2] = {37, 1100}, odd[2] = {37, 513}, oddFiner[2] = {37, 2501};
+    addCase(function, dynTypes[t], PLAIN, 2, offVector,
+            dynTypes[t] == F32 ? "row_registers_10" : "row_registers_9");
     addCase(function, dynTypes[t], PLAIN, 2, odd,
             dynTypes[t] == F32 ? "row_registers_9" : "row_registers_8_general");
+    if (dynTypes[t] != F32)
+      addCase(function, dynTypes[t], PLAIN, 2, oddFiner, "row_registers_12_general");
     int64_t strided[2] = {64, 3000};
     Case *c = addCase(function, dynTypes[t], PLAIN, 2, strided, "row_registers");
     c->rowStride = 3040;

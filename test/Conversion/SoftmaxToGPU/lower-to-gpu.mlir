@@ -223,33 +223,51 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_8 blocks
 // CHECK-NEXT: } else {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_8_general blocks
-// CHECK: arith.cmpi ule, %[[N]], %c2048
+// Between two tiers of 16-bit rows, tiers on vectors of 4 of the 16 values a thread that the
+// upper tier's alternative takes, on fewer warps (1536 columns: 96 lanes), with a fast and a
+// general kernel.
+// CHECK: arith.cmpi ule, %[[N]], %c1536
+// CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_9 blocks
+// CHECK-NEXT: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_9_general blocks
+// CHECK-SAME: threads in (%c96, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c2048
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10 blocks
-// CHECK-NEXT: } else {
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_10_general blocks
-// CHECK: arith.cmpi ule, %[[N]], %c4096
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11 blocks
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_12 blocks
 // CHECK-NEXT: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_11_general blocks
+// CHECK: arith.cmpi ule, %[[N]], %c2560
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_12_general blocks
+// CHECK-SAME: threads in (%c160, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c3072
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_13_general blocks
+// CHECK-SAME: threads in (%c192, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c3584
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_14_general blocks
+// CHECK-SAME: threads in (%c224, %c1, %c1)
+// CHECK: arith.cmpi ule, %[[N]], %c4096
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_15 blocks
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_16 blocks
+// CHECK-NEXT: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_16_general blocks
 // CHECK: arith.cmpi ule, %[[N]], %c8192
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_13_full
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_13 blocks
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_17_full
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_17 blocks
 // The 12288-column tier of 24 values (three vectors) a thread, between those of 16 and 32.
 // CHECK: arith.cmpi ule, %[[N]], %c12288
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_14 blocks
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_18 blocks
 // CHECK: arith.cmpi ule, %[[N]], %c16384
 // The 512-thread tier of 32 values: rows as wide as its span take its Full kernel (the static kernel of
 // 16384 columns, at the occupancy budget its fast kernel cannot keep), narrower ones the fast
 // kernel, rows off vector boundaries the general one.
 // CHECK: %[[ISSPAN:.+]] = arith.cmpi eq, %[[N]], %c16384
 // CHECK-NEXT: scf.if %[[ISSPAN]] {
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_15_full
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_19_full
 // CHECK: } else {
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_15 blocks
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_19 blocks
 // CHECK: } else {
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_15_general
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_19_general
 // CHECK: arith.cmpi ule, %[[N]], %c57856
 // The row in shared memory (16-bit inputs are not clustered): the reductions' 32 slots (128
 // bytes), then the row as f32.
@@ -257,13 +275,13 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: %[[ROW:.+]] = arith.muli %[[VECTORS]], %c32
 // CHECK: %[[BYTES:.+]] = arith.addi %[[ROW]], %c128
 // CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
-// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_16 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_20 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
 // Rows wider than every tier: the chunked plan, fast or general.
 // CHECK: scf.if %{{.+}} {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_17 blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_21 blocks
 // CHECK-NEXT: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_17_general blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_21_general blocks
 // The first alternative of a tier has no general kernel, the last no Full one (a width of the
 // span is whole vectors of every alternative). The narrower alternative keeps fixed lanes and
 // one row a block (RowKernel.cpp, hasElasticLanes; SelectStrategy.cpp).
@@ -276,14 +294,14 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.func @dynamic_0_row_registers_8_general(
 // The Full kernel takes its width from the plan, not from the memref: a valid row reads to
 // column 16384.
-// CHECK: gpu.func @dynamic_0_row_registers_15_full(
+// CHECK: gpu.func @dynamic_0_row_registers_19_full(
 // CHECK-SAME: nvvm.maxnreg = 64 : i32
 // CHECK-NOT: memref.dim %arg0, %c1
 // CHECK: arith.select %{{.+}}, %c16384_i32, %c0_i32 : i32
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the
 // raw values cross the iteration.
-// CHECK: gpu.func @dynamic_0_row_registers_15_general(
+// CHECK: gpu.func @dynamic_0_row_registers_19_general(
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
 // CHECK: scf.for %[[GR:.+]] = %{{.+}} to %{{.+}} step %c1_i32 iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)  : i32
 // CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %c1_i32 : i32
@@ -296,10 +314,10 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: vector.load
 // CHECK: gpu.shuffle xor
 // CHECK: scf.yield %{{.+}} : vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16
-// CHECK: gpu.func @dynamic_0_row_shared_16
+// CHECK: gpu.func @dynamic_0_row_shared_20
 // CHECK: gpu.dynamic_shared_memory
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
-// CHECK: gpu.func @dynamic_0_chunked_online_17
+// CHECK: gpu.func @dynamic_0_chunked_online_21
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier
 // CHECK: scf.for
@@ -410,8 +428,8 @@ func.func @narrow_vector(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
 // CHECK-NEXT: %[[LANES:.+]] = arith.muli %[[WARPS]], %c32 : index
 // CHECK-NEXT: %[[ATLEAST:.+]] = arith.maxui %[[LANES]], %c32 : index
 // CHECK-NEXT: %[[ATMOST:.+]] = arith.minui %[[ATLEAST]], %c512 : index
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_11 blocks in ({{.+}}) threads in (%[[ATMOST]], %c1, %c1)
-// CHECK: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_15_full blocks in ({{.+}}) threads in (%c512, %c1, %c1)
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_15 blocks in ({{.+}}) threads in (%[[ATMOST]], %c1, %c1)
+// CHECK: gpu.launch_func @softmax_kernels::@elastic_0_row_registers_19_full blocks in ({{.+}}) threads in (%c512, %c1, %c1)
 // CHECK: gpu.func @elastic_0_row_registers_7(
 // CHECK-NOT: known_block_size
 // CHECK-SAME: nvvm.maxnreg
@@ -441,7 +459,7 @@ func.func @narrow_vector(%x: tensor<4096x32xbf16>) -> tensor<4096x32xbf16> {
 // CHECK: memref.load %arg3
 // CHECK-NOT: arith.select
 // CHECK: memref.load %arg3
-// CHECK: gpu.func @elastic_0_row_registers_15_full(
+// CHECK: gpu.func @elastic_0_row_registers_19_full(
 // CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
 func.func @elastic(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %0 = softmax.softmax %x : tensor<?x?xbf16>

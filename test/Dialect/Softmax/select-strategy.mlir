@@ -19,8 +19,9 @@
 //    fills); rows are split at vector boundaries, so any width keeps whole vectors. Static
 //    rows of 513-4096 columns (16-bit) or 513-1280 (f32) take the widest vector that divides
 //    the width, so that every row starts on a vector boundary (f32: 1 or 2 elements, 16-bit:
-//    4, with 16 values a thread); @aligned_* below. 16-bit rows that no vector of 4 divides
-//    (odd widths, 1002) take vectors of 4 too, in the general kernel (@n513_bf16, @n1002_bf16).
+//    4, with 16 values a thread on the whole warps they fill and one row a block); @aligned_*
+//    below. 16-bit rows that no vector of 4 divides (odd widths, 1002) take vectors of 4 too,
+//    in the general kernel (@n513_bf16, @n1025_bf16, @n1002_bf16).
 
 // CHECK-LABEL: func.func @n1_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 128, vector = 1, chunks = 1>]
@@ -230,7 +231,7 @@ func.func @n512_f16(%x: tensor<65536x512xf16>) -> tensor<65536x512xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 4, chunks = 4>]
 func.func @n513_f16(%x: tensor<65536x513xf16>) -> tensor<65536x513xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xf16> -> tensor<65536x513xf16>
   return %0 : tensor<65536x513xf16>
@@ -248,7 +249,7 @@ func.func @n1024_f16(%x: tensor<65536x1024xf16>) -> tensor<65536x1024xf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_f16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 1, vector = 4, chunks = 4>]
 func.func @n1025_f16(%x: tensor<65536x1025xf16>) -> tensor<65536x1025xf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xf16> -> tensor<65536x1025xf16>
   return %0 : tensor<65536x1025xf16>
@@ -374,7 +375,7 @@ func.func @n512_bf16(%x: tensor<65536x512xbf16>) -> tensor<65536x512xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n513_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 4, chunks = 4>]
 func.func @n513_bf16(%x: tensor<65536x513xbf16>) -> tensor<65536x513xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x513xbf16> -> tensor<65536x513xbf16>
   return %0 : tensor<65536x513xbf16>
@@ -392,7 +393,7 @@ func.func @n1024_bf16(%x: tensor<65536x1024xbf16>) -> tensor<65536x1024xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @n1025_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 1, vector = 4, chunks = 4>]
 func.func @n1025_bf16(%x: tensor<65536x1025xbf16>) -> tensor<65536x1025xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1025xbf16> -> tensor<65536x1025xbf16>
   return %0 : tensor<65536x1025xbf16>
@@ -459,7 +460,9 @@ func.func @n57864_bf16(%x: tensor<65536x57864xbf16>) -> tensor<65536x57864xbf16>
 // tiers serving widths that a static width puts on a narrower vector (513-1280 columns of f32,
 // 513-4096 of 16 bits, where the widest does not divide them) list their plans on those vectors
 // after the tier's own, of the same span, with one row a block: the tier's alternatives (f32
-// vectors of 2 and 1, 16-bit vectors of 4).
+// vectors of 2 and 1, 16-bit vectors of 4). Between the 16-bit tiers, tiers of their
+// alternative's 16 values a thread on fewer whole warps (@dynamic_bf16: 96 lanes between 1024
+// and 2048 columns; 160, 192, 224 between 2048 and 4096), the plans static widths there get.
 // CHECK-LABEL: func.func @dynamic_f32(
 // CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 2>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 4, chunks = 4>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 2, chunks = 8>, #softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 1, chunks = 16>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 128, rows = 1, vector = 2, chunks = 8>, #softmax.strategy<row_registers, lanes = 128, rows = 1, vector = 1, chunks = 16>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
@@ -470,7 +473,7 @@ func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_bf16(
-// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<multi_row, lanes = 1, rows = 256, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 4, rows = 64, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>, #softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 96, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 128, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 160, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 192, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 224, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>, #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<64x?xbf16>) -> tensor<64x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x?xbf16> -> tensor<64x?xbf16>
   return %0 : tensor<64x?xbf16>
@@ -546,10 +549,10 @@ func.func @causal_fill_bf16(%x: tensor<4096x2048xbf16>) -> tensor<4096x2048xbf16
 
 // Rows off the widest vector's boundary (static widths of 513-4096 columns in 16 bits, 513-1280
 // in f32): the widest vector that divides the width, 16-bit vectors of 4 with 16 values a
-// thread (here 12: 3 chunks of 96 lanes cover 1100); 16-bit widths of 2 mod 4 and wider rows
-// (f32 1537, where the general kernel measured faster) keep the widest.
+// thread on the whole warps they fill (96 lanes for 1100) and one row a block; wider f32 rows
+// (1537, where the general kernel measured faster) keep the widest.
 // CHECK-LABEL: func.func @aligned_bf16_1100(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 2, vector = 4, chunks = 3>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 96, rows = 1, vector = 4, chunks = 4>]
 func.func @aligned_bf16_1100(%x: tensor<65536x1100xbf16>) -> tensor<65536x1100xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1100xbf16> -> tensor<65536x1100xbf16>
   return %0 : tensor<65536x1100xbf16>
@@ -586,7 +589,7 @@ func.func @aligned_f32_1026(%x: tensor<65536x1026xf32>) -> tensor<65536x1026xf32
 // -----
 
 // CHECK-LABEL: func.func @n1002_bf16(
-// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 1, vector = 4, chunks = 4>]
 func.func @n1002_bf16(%x: tensor<65536x1002xbf16>) -> tensor<65536x1002xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<65536x1002xbf16> -> tensor<65536x1002xbf16>
   return %0 : tensor<65536x1002xbf16>

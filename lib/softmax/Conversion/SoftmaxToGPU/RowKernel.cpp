@@ -1522,6 +1522,12 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // 4608 spilled 48 bytes and ran at 0.71x copy (5632, 6656, 7168, 7680 columns: 36-44
     // bytes); 5 blocks (45 warps) leave 40: 0.97x (bench/results/2026-12-02-h200/narrow16.txt).
     int64_t fewest = values > 8 ? 40 : 32;
+    // f16 rows on 3 warps of 16 values (vectors of 4): ptxas spilled 4 bytes at 40 (the
+    // dynamic tier of 1025-1536 columns, test/Pipelines/ptxas-no-spills-dynamic.mlir), and
+    // fits 42; bf16 there, and both on 2-8 warps, fit 40.
+    if (values == 16 && threads == 96 && plan.getVector() * inputBytes < 16 &&
+        op.getInput().getType().getElementType().isF16())
+      fewest = 48;
     while (step < fewest && blocks > 1 && plan.getRows() == 1) {
       --blocks;
       step = 65536 / (blocks * threads) / 8 * 8;

@@ -148,8 +148,25 @@ public:
         clusterBlocks == 1 && dividing < widest &&
         (narrowVector > 0 || (width > 512 && width <= alignedVectorLimit(inputBytes)));
     if (alignedVector && inputBytes < 4 && !readsPrefix &&
-        op.getNormalization() != Normalization::log_softmax)
+        op.getNormalization() != Normalization::log_softmax) {
       perThread = 16;
+      // Sixteen values a thread on the whole warps they fill, one row a block: what a dynamic
+      // tier's alternatives and the finer tiers between them run (SelectStrategyPass), so that
+      // a static width and its dynamic twin share a plan. Against the 12 values and 2-4 rows a
+      // block this rule gave before: static bf16 1025 0.81 -> 0.87x copy, 1537 0.75 -> 0.88,
+      // 2049 0.82 -> 0.91, 2501 0.82 -> 0.95, 3001 0.87 -> 0.95 (the general kernel: no
+      // vector of 4 divides them), 1100 0.967 -> 0.961 (finer-bb9d246.txt in
+      // bench/results/2026-12-02-h200).
+      int64_t lanes = llvm::alignTo(llvm::divideCeil(width, perThread), target.warpSize);
+      int64_t registers = std::min(registerBudget, target.registersPerThread(lanes));
+      if (lanes > target.warpSize && lanes <= maxThreads &&
+          getRegisterPlanRegisters(lanes, dividing, perThread / dividing, inputBytes,
+                                   pipelined) +
+                  op.getRowSideOperandRegisters(perThread) <=
+              registers)
+        return StrategyAttr::get(context, KernelPlan::row_registers, lanes, 1, dividing,
+                                 perThread / dividing);
+    }
     int64_t lanes = std::min<int64_t>(
         maxThreads, llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(width, perThread))));
     // More lanes (twice as many each time) until the row fits the registers of its block.
@@ -372,6 +389,25 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
               planner.registerPlan(op, tier, elementBytes, inputBytes, rowCount, readsPrefix);
           if (!plan || plan == previous)
             continue;
+          // 16-bit rows off the 8-byte boundary: between this tier and the one below it,
+          // tiers of the 16 values a thread that its alternative on vectors of 4 takes, on each
+          // whole number of warps it lacks (2049-4096 columns: 160, 192, 224 lanes before the
+          // 256 of the tier's own alternative; 1025-2048: 96 before 128). A static width takes
+          // those lanes (registerPlan), and with the tier's alone dynamic bf16 1100, 2049, 2501,
+          // 3001 ran at 0.865, 0.565, 0.669, 0.781x copy, with these at 0.952, 0.862, 0.940,
+          // 0.926; widths the widest vector divides at 0.99-0.994 either way (1280, 1536;
+          // finer-bb9d246.txt in bench/results/2026-12-02-h200). One plan each: a width there
+          // that is a multiple of 8 runs the fast kernel on vectors of 4.
+          if (inputBytes < 4 && tier > 512 && tier / 2 < alignedVectorLimit(inputBytes)) {
+            int64_t narrow = narrowestAlignedVector(inputBytes);
+            for (int64_t lanes = tier / 32 + target->warpSize; lanes < tier / 16;
+                 lanes += target->warpSize)
+              if (StrategyAttr finer =
+                      planner.registerPlan(op, lanes * 16, elementBytes, inputBytes, rowCount,
+                                           readsPrefix, /*clusterBlocks=*/1, narrow))
+                if (finer.getLanes() == lanes && finer.getVector() * finer.getChunks() == 16)
+                  plans.push_back(finer);
+          }
           plans.push_back(plan);
           previous = plan;
           // Alternatives of the tier for widths off its vector's boundary (the host runs the

@@ -463,8 +463,17 @@ def main():
     parser.add_argument("--match", default=None,
                         help="only the cases whose name matches this regular expression (a "
                              "change's subset, e.g. 'bf16|f16' for the 16-bit plans)")
+    parser.add_argument("--shard", default=None, metavar="K/N",
+                        help="only the K-th of N interleaved parts of the cases (K in 1..N), so "
+                             "that the whole suite can run over N device calls")
     parser.add_argument("--jsonl-dir", default=None, help="where the .jsonl goes (default: --out)")
     args = parser.parse_args()
+    shard = None
+    if args.shard:
+        m = re.fullmatch(r"([0-9]+)/([0-9]+)", args.shard)
+        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            parser.error(f"--shard wants K/N with 1 <= K <= N, got {args.shard!r}")
+        shard = (int(m.group(1)), int(m.group(2)))
 
     os.makedirs(args.out, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="softmax-conformance-")
@@ -487,14 +496,24 @@ def main():
         kind += "-pipelined"
     if args.axis:
         kind += "-axis"
+    if shard:
+        # Interleaved, so that each part has its share of the slow (wide, sanitized) cases.
+        selected = selected[shard[0] - 1::shard[1]]
+        kind += f"-shard{shard[0]}of{shard[1]}"
     print(f"{kind}: {len(selected)} cases, {args.jobs} at a time", flush=True)
     start = time.time()
     results = []
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+    # Each result as it comes, so that a run cut short (a device call's time limit) still
+    # leaves the cases it finished; the sorted .jsonl and the table follow at the end.
+    partial_path = os.path.join(args.jsonl_dir or args.out, f"{kind}.partial.jsonl")
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool, \
+            open(partial_path, "w") as partial:
         futures = [pool.submit(run_case, c, args.runner, workdir, lock, args.memcheck,
                                not args.memcheck, args.tool) for c in selected]
         for future in concurrent.futures.as_completed(futures):
             results.append(future.result())
+            partial.write(json.dumps(results[-1]) + "\n")
+            partial.flush()
     order = {c["name"]: i for i, c in enumerate(selected)}
     results.sort(key=lambda r: order[r["name"]])
 

@@ -11,17 +11,19 @@
 // a hand-written chunked_online plan of 64 values a span (gen_361: 60 bytes at 80 registers);
 // two f32 biases along a dynamic row (gen_89: the row_shared general kernel, 8 bytes at 112);
 // two boolean masks (gen_140, bf16: 36-40 bytes in the 8192-column tiers at 184 registers on
-// 2026-12-01; gen_403, f16 with a causal mask between them: 56-80 bytes), clean since.
+// 2026-12-01; gen_403, f16 with a causal mask between them: 56-80 bytes), clean since; an f32
+// bias and two boolean masks on f16 rows (gen_533: the general kernel of rows of one lane took
+// 14 edge columns with their side values beside its 8, 72 bytes at 144 registers, 168 since).
 // Every kernel now assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling, the
 // alternatives of the dynamic tiers on narrower vectors and the 16-bit tiers between them too
-// (328 kernels; 288 before those tiers, 267 before the alternatives).
+// (365 kernels with gen_533; 328 without, 288 before those tiers, 267 before the alternatives).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
 // RUN: softmax-opt %s --softmax-fuse --softmax-select-strategy | FileCheck %s --check-prefix=PLAN
 
-// COUNT: 328
+// COUNT: 365
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -136,4 +138,14 @@ func.func @gen_403(%x: tensor<?x?xf16>, %a1: tensor<?xi1>, %a2: tensor<1x?xi1>) 
   %v3 = softmax.softmax %v2 axis = 1 masked_rows = nan : tensor<?x?xf16>
   %v4 = softmax.cast %v3 : tensor<?x?xf16> to tensor<?x?xf32>
   return %v4 : tensor<?x?xf32>
+}
+
+func.func @gen_533(%x: tensor<5x1x5x?xf16>, %a1: tensor<1x1x?xf32>, %a2: tensor<1x1x1xi1>, %a3: tensor<5x1x1x?xi1>) -> tensor<5x1x5x?xf16> {
+  %v0 = softmax.cast %x : tensor<5x1x5x?xf16> to tensor<5x1x5x?xf32>
+  %v1 = softmax.cast %v0 : tensor<5x1x5x?xf32> to tensor<5x1x5x?xf16>
+  %v2 = softmax.add_bias %v1, %a1 : tensor<5x1x5x?xf16>, tensor<1x1x?xf32>
+  %v3 = softmax.mask %v2, tensor %a2 axis = -1 : tensor<5x1x5x?xf16>, tensor<1x1x1xi1>
+  %v4 = softmax.mask %v3, tensor %a3 axis = -1 : tensor<5x1x5x?xf16>, tensor<5x1x1x?xi1>
+  %v5 = softmax.softmax %v4 axis = -1 masked_rows = nan : tensor<5x1x5x?xf16>
+  return %v5 : tensor<5x1x5x?xf16>
 }

@@ -1433,8 +1433,17 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // row_shared general kernel, two f32 biases along the row, 8 bytes at 112 with a quarter). The
   // general kernel of a register plan with side operands along the row takes 24 more too (the
   // narrow tiers of the Python builder's full chain spilled 64-84 bytes without them).
-  int64_t side = op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks());
   bool general = variant == RowKernelVariant::General;
+  // The general kernel also takes a row's edge columns, each with its side values: 2 *
+  // ceil((vector - 1) / lanes) a thread (setLayout), 14 on rows of one lane of 8. Uncounted,
+  // the f16 rows of one lane beside an f32 bias and a boolean mask along them spilled 72
+  // bytes at 144 registers (generated seed 533; ptxas fits them in 168).
+  int64_t edgeValues =
+      general && plan.getVector() > 1
+          ? 2 * llvm::divideCeil(plan.getVector() - 1, std::min<int64_t>(plan.getLanes(), 32))
+          : 0;
+  int64_t side =
+      op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks() + edgeValues);
   if (registerPlan)
     needed += side + (general && side > 0 ? 24 : 0);
   else

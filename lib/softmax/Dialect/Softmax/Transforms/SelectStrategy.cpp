@@ -132,7 +132,8 @@ public:
     // bytes at bf16 1002), f32 rows of 513-1280 on vectors of 1 or 2 (513, 1025, 1026:
     // 0.92-0.93x to 0.97-0.99x; but 1537 0.993x to 0.983x, 2047 level, 2049 0.994x to 0.976x,
     // where the general kernel's edge columns weigh less: elastic-e2290a2.txt there); multi_row
-    // rows and wider ones keep the widest vector. 16-bit rows on vectors of 4 keep 16 values a thread (2-4 vectors) rather than 8: 700 and
+    // rows and wider ones keep the widest vector. 16-bit rows on vectors of 4 keep 16 values
+    // a thread (2-4 vectors) rather than 8: 700 and
     // 1100 ran at 0.96x on 12 values against 0.88x and 0.94x on 8; 3500 at 0.95x on 16
     // against 0.90x. Not log_softmax, whose values live to the end: bf16 1100 on 12 values
     // spilled 4 bytes at its 48-warp budget (ptxas), so it keeps 8.
@@ -395,7 +396,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           // 256 of the tier's own alternative; 1025-2048: 96 before 128). A static width takes
           // those lanes (registerPlan), and with the tier's alone dynamic bf16 1100, 2049, 2501,
           // 3001 ran at 0.865, 0.565, 0.669, 0.781x copy, with these at 0.952, 0.862, 0.940,
-          // 0.926; widths the widest vector divides at 0.99-0.994 either way (1280, 1536;
+          // 0.926; widths the widest vector divides at 0.988-0.994 either way (1280, 1536;
           // finer-bb9d246.txt in bench/results/2026-12-02-h200). One plan each: a width there
           // that is a multiple of 8 runs the fast kernel on vectors of 4.
           if (inputBytes < 4 && tier > 512 && tier / 2 < alignedVectorLimit(inputBytes)) {

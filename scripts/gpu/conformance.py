@@ -372,9 +372,11 @@ def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
 
 def pipelined_cases():
     """Row counts large enough that each block of a 16-bit register plan works through at least
-    two row groups (RowKernel.cpp buildBlockCount: per block = min(4, groups / 2112)), so the
-    prefetch of the next group and the reuse of the reductions' shared slots are exercised:
-    M = 4224 x rows a block of the plan the width gets."""
+    two row groups (RowKernel.cpp buildBlockCount: per block = min(4, groups / 2112) where
+    groups are consecutive), so the prefetch of the next group and the reuse of the reductions'
+    shared slots are exercised: M = 4224 x rows a block of the plan the width gets. Groups of
+    8 KB or more are walked a grid apart, round(groups / (16 x slots)) a block: the last cases
+    take 2 or 3 there, with a last block short of them."""
     for dtype in ("bf16", "f16"):
         for n, rows in ((32, 256), (1000, 8), (4096, 2), (16384, 1)):
             m = 4224 * rows
@@ -402,6 +404,13 @@ def pipelined_cases():
     for dtype, m, n in (("bf16", 8448, 600), ("f16", 4224, 3000), ("bf16", 4224, 12000)):
         yield dict(name=f"pipelined softmax {dtype} {m}x{n}", variant="softmax", dtype=dtype,
                    m=m, n=n)
+    # Groups a grid apart, 2-3 a block (slots: 528 for 4096 columns on 512 lanes of 8 at 32
+    # registers, 396 for 8192 on 512 of 16 at 40, 264 for 16384 on 512 of 32 at 64).
+    for dtype, m, n, static in (("bf16", 13001, 4096, False), ("bf16", 13001, 4096, True),
+                                ("f16", 9601, 8192, False), ("bf16", 17001, 8192, True),
+                                ("bf16", 6401, 16384, True)):
+        yield dict(name=f"pipelined {'static ' if static else ''}softmax {dtype} {m}x{n}",
+                   variant="softmax", dtype=dtype, m=m, n=n, static=static)
 
 
 def memcheck_cases():

@@ -301,10 +301,18 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // 16-bit inputs pipeline the register plans: the first group's raw vectors are loaded before the
 // loop, each iteration loads the next group's (and only then reduces the current one), and the
 // raw values cross the iteration.
+// Rows of 4096 columns or more (8 KB of bf16 a group) take the groups a grid apart, narrower
+// ones consecutive groups (RowKernel.cpp, kStridedGroupBytes).
 // CHECK: gpu.func @dynamic_0_row_registers_19_general(
+// CHECK: %[[GRID:.+]] = arith.index_cast %grid_dim_x : index to i32
+// CHECK: %[[BLOCK:.+]] = arith.index_cast %block_id_x : index to i32
+// CHECK: %[[STRIDED:.+]] = arith.cmpi uge, %{{.+}}, %c4096_i32 : i32
+// CHECK-NEXT: %[[BEGIN:.+]] = arith.select %[[STRIDED]], %[[BLOCK]], %{{.+}} : i32
+// CHECK-NEXT: %[[END:.+]] = arith.select %[[STRIDED]], %{{.+}}, %{{.+}} : i32
+// CHECK-NEXT: %[[STEP:.+]] = arith.select %[[STRIDED]], %[[GRID]], %c1_i32 : i32
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
-// CHECK: scf.for %[[GR:.+]] = %{{.+}} to %{{.+}} step %c1_i32 iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)  : i32
-// CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %c1_i32 : i32
+// CHECK: scf.for %[[GR:.+]] = %[[BEGIN]] to %[[END]] step %[[STEP]] iter_args({{.+}}) -> (vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, bf16, bf16)  : i32
+// CHECK-NEXT: %[[NEXTG:.+]] = arith.addi %[[GR]], %[[STEP]] : i32
 // CHECK: vector.load
 // CHECK-NOT: gpu.shuffle
 // CHECK: vector.load

@@ -201,7 +201,7 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
     launchFast(op, plan, planKernels, kernelOperands, rowCount, width);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
-  Value blocks = buildBlockCount(builder, loc, op, plan, rowCount);
+  Value blocks = buildBlockCount(builder, loc, op, plan, variant, rowCount, width);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   gpu::KernelDim3 threads = buildBlockSize(builder, loc, op, plan, variant, width);
   Value sharedBytes;

@@ -85,8 +85,27 @@ bool mlir::softmax::isPipelined(FusedOp op, StrategyAttr plan) {
          isPipelinedInput(op.getInput().getType().getElementTypeBitWidth() / 8);
 }
 
+namespace {
+/// The smallest row group (rows x width x input bytes) a pipelined block takes a grid apart.
+constexpr int64_t kStridedGroupBytes = 8192;
+/// The multiprocessors of the reference part (H200, H100 SXM).
+constexpr int64_t kMultiprocessors = 132;
+} // namespace
+
+std::optional<int64_t> mlir::softmax::getStridedWalkWidth(FusedOp op, StrategyAttr plan) {
+  // Not rows a -inf mask cuts short: the walk's registers (the grid as the step) spilled 8
+  // bytes of their kernels at the occupancy target (ptxas: the attention chain's 4096-column
+  // kernels), for gains of 0.006-0.02x copy there (bench/results/2026-12-02-h200/
+  // grid-9ccea6e.txt).
+  if (!isPipelined(op, plan) || op.hasLimitingMask())
+    return std::nullopt;
+  int64_t rowBytes = plan.getRows() * op.getInput().getType().getElementTypeBitWidth() / 8;
+  return llvm::divideCeil(kStridedGroupBytes, rowBytes);
+}
+
 Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp op,
-                                     StrategyAttr plan, Value rowCount) {
+                                     StrategyAttr plan, RowKernelVariant variant, Value rowCount,
+                                     Value width) {
   auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
   Value groups = arith::CeilDivUIOp::create(builder, loc, rowCount, constant(plan.getRows()));
   if (plan.getPlan() == KernelPlan::row_cluster) // a cluster of blocks a row
@@ -98,11 +117,34 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
   // one group a block, so that small problems spread over the whole GPU).
   constexpr int64_t kPipelinedGroups = 4;
   constexpr int64_t kGroupsPerMultiprocessor = 16;
-  constexpr int64_t kMultiprocessors = 132;
-  Value perBlock = arith::DivUIOp::create(builder, loc, groups,
-                                          constant(kMultiprocessors * kGroupsPerMultiprocessor));
-  perBlock = arith::MaxUIOp::create(builder, loc, perBlock, constant(1));
-  perBlock = arith::MinUIOp::create(builder, loc, perBlock, constant(kPipelinedGroups));
+  auto clampGroups = [&](Value perBlock) {
+    perBlock = arith::MaxUIOp::create(builder, loc, perBlock, constant(1));
+    return arith::MinUIOp::create(builder, loc, perBlock, constant(kPipelinedGroups));
+  };
+  Value perBlock = clampGroups(arith::DivUIOp::create(
+      builder, loc, groups, constant(kMultiprocessors * kGroupsPerMultiprocessor)));
+  if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan)) {
+    // Groups walked a grid apart (KernelEmitter::emit): as many a block as leave about
+    // kWavesPerSlot blocks for each block the multiprocessors hold at once (the nearest whole
+    // number, 1 to kPipelinedGroups). Measured on the H200 with 2, 3, 4, 6 and 8 groups a block
+    // (bench/results/2026-12-02-h200/cap-9ccea6e.txt, 256 MiB): the best were bf16 4096
+    // columns on 4 (0.952x copy; 15.5 such waves), 8192 on 2 (0.975, against 0.947 on 4; 20.7),
+    // 12288 on 3 (0.963; 13.8), 16384 on 2 (0.963, against 0.949 on 3; 15.5).
+    constexpr int64_t kWavesPerSlot = 16;
+    int64_t threads = plan.getBlockSize();
+    int64_t warps = llvm::divideCeil(threads, 32);
+    int64_t registers = llvm::alignTo(getRowKernelRegisters(op, plan, variant), 8);
+    int64_t resident = std::clamp<int64_t>(
+        std::min<int64_t>(65536 / (registers * 32) / warps, 64 / warps), 1, 32);
+    int64_t slots = kMultiprocessors * resident;
+    Value balanced = clampGroups(arith::DivUIOp::create(
+        builder, loc,
+        arith::AddIOp::create(builder, loc, groups, constant(kWavesPerSlot * slots / 2)),
+        constant(kWavesPerSlot * slots)));
+    Value strided = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, width,
+                                          constant(*stridedWidth));
+    perBlock = arith::SelectOp::create(builder, loc, strided, balanced, perBlock);
+  }
   return arith::CeilDivUIOp::create(builder, loc, groups, perBlock);
 }
 
@@ -289,7 +331,8 @@ private:
   Value clusterRank;   ///< row_cluster: this block's rank in its cluster (`it`)
   Value exchange;      ///< row_cluster: the block's (max, sum) slots, read by the cluster
   Value widthIndex; ///< the row width as an index
-  Value blockId, groupBegin, groupEnd; ///< this block's row groups
+  /// This block's row groups: groupBegin, groupBegin + groupStep, ... below groupEnd.
+  Value blockId, groupBegin, groupEnd, groupStep;
   Value lastRow, lastColumn;
   /// Where a thread's accesses fall in its row, for the body being emitted.
   struct Layout {
@@ -962,7 +1005,7 @@ void KernelEmitter::forEachRowGroup(function_ref<void(Value group)> body) {
   // A kernel that is not pipelined gets one group a block (buildBlockCount): no loop to carry.
   if (!isPipelined(op, plan))
     return body(blockId);
-  auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, index(1));
+  auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, groupStep);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(loop.getInductionVar());
@@ -978,11 +1021,11 @@ void KernelEmitter::emitPipelinedRegisterPlan() {
   // ~0.75x and ~copy speed). Raw values cross the iteration: half the registers for 16-bit types.
   setRow(rowOf(groupBegin), cmpi(arith::CmpIPredicate::ult, groupBegin, groupEnd));
   SmallVector<Value> first = loadRaw();
-  auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, index(1), first);
+  auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, groupStep, first);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value group = loop.getInductionVar();
-  Value next = add(group, index(1));
+  Value next = add(group, groupStep);
   setRow(rowOf(next), cmpi(arith::CmpIPredicate::ult, next, groupEnd));
   SmallVector<Value> prefetched = loadRaw();
   setRow(rowOf(group));
@@ -1237,6 +1280,20 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
     groupBegin = mul(blockId, perBlock);
     groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
+    groupStep = index(1);
+    if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan)) {
+      // Groups of at least kStridedGroupBytes of input are taken a grid apart (blockId,
+      // blockId + grid, ...), so that the blocks at work at any time read neighbouring rows;
+      // smaller ones stay consecutive. Measured on the H200 (same grid; bench/results/
+      // 2026-12-02-h200/grid-9ccea6e.txt): bf16 4096 columns 0.944 -> 0.954x copy, 8192
+      // 0.934 -> 0.948, 12288 0.928 -> 0.944, 16384 0.930 -> 0.951, f16 alike, the attention
+      // chain on 2048 columns 1.175 -> 1.196; but 1024 columns 0.982 -> 0.946 and 2048 0.979
+      // -> 0.973, level at 3001 (6 KB). buildBlockCount sizes the grid for it.
+      Value strided = cmpi(arith::CmpIPredicate::uge, width, index(*stridedWidth));
+      groupBegin = select(strided, blockId, groupBegin);
+      groupEnd = select(strided, numGroups, groupEnd);
+      groupStep = select(strided, grid, groupStep);
+    }
   };
   Type indexType = b.getIndexType();
   if (plan.getPlan() == KernelPlan::row_shared) {

@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <optional>
+
 namespace mlir::softmax {
 
 /// The memref a tensor becomes on the host and in kernels: the same shape, any offset, any
@@ -31,11 +33,19 @@ SmallVector<Type> getRowKernelParameterTypes(FusedOp op);
 int64_t getRowSharedReductionSlots(StrategyAttr plan);
 
 /// The grid of the kernel of `plan` for `rowCount` rows (host code). A block works through
-/// consecutive groups of `plan.getRows()` rows, as many as ceil(groups / grid): the register
-/// pipelined plans take several once the rows are plenty, loading each group while computing the
-/// last.
+/// groups of `plan.getRows()` rows, as many as ceil(groups / grid): the register pipelined
+/// plans take several once the rows are plenty, loading each group while computing the last;
+/// consecutive groups, or groups a grid apart where a group holds 8 KB of input or more
+/// (getStridedWalkWidth), as many a block as leave about 16 blocks for each one the
+/// multiprocessors hold at once. `width`: the row width (index).
+enum class RowKernelVariant;
 Value buildBlockCount(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr plan,
-                      Value rowCount);
+                      RowKernelVariant variant, Value rowCount, Value width);
+
+/// The narrowest row whose groups the kernel of `plan` walks a grid apart (blockId, blockId +
+/// grid, ...) rather than consecutively: the pipelined plans of rows no -inf mask cuts short,
+/// from 8 KB of input a group; none for the others.
+std::optional<int64_t> getStridedWalkWidth(FusedOp op, StrategyAttr plan);
 
 /// Whether the kernel of `op` with `plan` loads each row group while computing the last one
 /// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput).

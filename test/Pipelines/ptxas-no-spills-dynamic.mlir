@@ -17,10 +17,11 @@
 // and for the plain 16-bit programs the tiers of vectors of 4 between those (96, 160, 192 and
 // 224 lanes of 16 values: 8 plans; the f16 one on 96 lanes at 48 registers, RowKernel.cpp).
 // Each plan has its general kernel but the first of a tier's alternatives; most also have a
-// fast kernel (RowKernel.h), which must not spill either, and 6 a Full kernel for rows as wide
+// fast kernel (RowKernel.h), which must not spill either, and 16 a Full kernel for rows as wide
 // as the span, at the occupancy budget (the bf16 and f16 8192- and 16384-column tiers, the
-// attention chain's 4096 and the padded log_softmax's 4096).
-// COUNT: 177
+// attention chain's 4096 and the padded log_softmax's 4096), or beside a fast kernel that takes
+// its lanes from the launch (the bf16 and f16 512-, 1024-, 2048-, 4096- and 12288-column tiers).
+// COUNT: 187
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_15' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20' for 'sm_90'
@@ -28,6 +29,7 @@
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_18' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_19_full' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_15_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_11_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_shared_20' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13' for 'sm_90'

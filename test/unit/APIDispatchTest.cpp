@@ -146,15 +146,20 @@ TEST(APIDispatch, FullKernelForRowsAsWideAsTheSpan) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
   // f16: the 16384-column tier (512 threads of 32 values) has a Full kernel for rows of
-  // exactly 16384 columns; rows of 16376 (whole vectors, the same tier) take its fast kernel,
-  // and the 4096-column tier (one vector a thread, capped in its fast kernel) has none.
+  // exactly 16384 columns; rows of 16376 (whole vectors, the same tier) take its fast kernel.
+  // The 4096-column tier (one vector a thread, capped in its fast kernel) has one too, as its
+  // fast kernel takes its lanes from the launch; the 3072-column tier of vectors of 4 below it
+  // (fixed lanes) has none.
   std::vector<std::string> full = kernelsFor(*exe, 8, 16384);
   ASSERT_EQ(full.size(), 1u);
   EXPECT_TRUE(llvm::StringRef(full[0]).ends_with("_full")) << full[0];
   std::vector<std::string> fast = kernelsFor(*exe, 8, 16376);
   ASSERT_EQ(fast.size(), 1u);
   EXPECT_EQ(fast[0] + "_full", full[0]);
-  std::vector<std::string> narrower = kernelsFor(*exe, 8, 4096);
+  std::vector<std::string> elastic = kernelsFor(*exe, 8, 4096);
+  ASSERT_EQ(elastic.size(), 1u);
+  EXPECT_TRUE(llvm::StringRef(elastic[0]).ends_with("_full")) << elastic[0];
+  std::vector<std::string> narrower = kernelsFor(*exe, 8, 3072);
   ASSERT_EQ(narrower.size(), 1u);
   EXPECT_FALSE(llvm::StringRef(narrower[0]).ends_with("_full")) << narrower[0];
   for (const KernelInfo &kernel : exe->getKernels())
@@ -190,8 +195,9 @@ TEST(APIDispatch, ElasticLanesAreTheWarpsARowFills) {
 TEST(APIDispatch, FastKernelForWholeAlignedRows) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
-  // f16 rows of 4096 (vectors of 8): whole vectors take the fast kernel; rows of 4092 (the same
-  // tier, whole vectors of 4) and a row stride of 4100 the fast kernel of the tier's
+  // f16 rows of 4088 (vectors of 8): whole vectors take the fast kernel (4096, the span, its
+  // Full one); rows of 4092 (the same tier, whole vectors of 4) and a row stride of 4100 the
+  // fast kernel of the tier's
   // alternative on vectors of 4; rows of 4094 and a stride of 4098 (whole vectors of neither)
   // the alternative's general kernel.
   auto launched = [&](std::vector<Argument> args) {
@@ -203,7 +209,7 @@ TEST(APIDispatch, FastKernelForWholeAlignedRows) {
     return launches->size() == 1 ? exe->getKernels()[(*launches)[0].kernel].name : "";
   };
   char *base = reinterpret_cast<char *>(uintptr_t(1) << 20);
-  std::string fast = launched({Argument::tensor(base, {8, 4096}), Argument::tensor(base, {8, 4096})});
+  std::string fast = launched({Argument::tensor(base, {8, 4088}), Argument::tensor(base, {8, 4088})});
   EXPECT_FALSE(llvm::StringRef(fast).ends_with("_general")) << fast;
   llvm::StringRef prefix = llvm::StringRef(fast).drop_back(fast.size() - fast.rfind('_') - 1);
   std::string alternative = prefix.str() + std::to_string(tierOf(fast) + 1);

@@ -49,7 +49,8 @@ func.func @bias(%x: tensor<4096x8192xbf16>, %b: tensor<1x8192xbf16>) -> tensor<4
 // Dynamic widths: a 256-thread tier of one row a block is capped; a 512-thread tier and one of
 // two rows a block over 4 warps each are not (their tests a chunk stay live and they spill at
 // the cap), but each of those gets a Full kernel for rows exactly as wide as its span, which
-// is capped (its tests fold away, as in the static kernel of that width).
+// is capped (its tests fold away, as in the static kernel of that width). The capped tier
+// gets one too, at its cap: its fast kernel takes its lanes from the launch.
 // CHECK-LABEL: gpu.func @dynamic_0_row_registers_0(
 // CHECK-SAME: nvvm.maxnreg = 120 : i32
 // CHECK-LABEL: gpu.func @dynamic_0_row_registers_0_full(
@@ -58,7 +59,8 @@ func.func @bias(%x: tensor<4096x8192xbf16>, %b: tensor<1x8192xbf16>) -> tensor<4
 // CHECK-SAME: nvvm.maxnreg = 120 : i32
 // CHECK-LABEL: gpu.func @dynamic_0_row_registers_1(
 // CHECK-SAME: nvvm.maxnreg = 80 : i32
-// CHECK-NOT: gpu.func @dynamic_0_row_registers_1_full(
+// CHECK-LABEL: gpu.func @dynamic_0_row_registers_1_full(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
 // CHECK-LABEL: gpu.func @dynamic_0_row_registers_2(
 // CHECK-SAME: nvvm.maxnreg = 120 : i32
 // CHECK-LABEL: gpu.func @dynamic_0_row_registers_2_full(

@@ -216,8 +216,13 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: arith.cmpi ule, %[[N]], %c1024
 // A tier's alternatives (513 to 4096 columns of 16 bits): its plan where every row is whole
 // vectors of 8 on their boundary, its plan on vectors of 4 (8 bytes) where they are whole
-// vectors of 4, else the general kernel of the last.
+// vectors of 4, else the general kernel of the last. The first has a Full kernel for rows of
+// its span (its fast kernel takes its lanes from the launch).
+// CHECK: arith.cmpi eq, %[[N]], %c1024 : index
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_7_full blocks
+// CHECK-NEXT: } else {
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_7 blocks
+// CHECK-NEXT: }
 // CHECK-NEXT: } else {
 // CHECK: arith.remui %{{.+}}, %c4 : index
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_registers_8 blocks

@@ -1458,9 +1458,15 @@ gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, 
 bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan) {
   bool rowInBlock =
       plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers;
-  return ShapedType::isDynamic(op.getRowWidth()) && rowInBlock && hasFastVariant(op, plan) &&
-         getRowKernelRegisters(op, plan, RowKernelVariant::Full) <
-             getRowKernelRegisters(op, plan, RowKernelVariant::Fast);
+  if (!ShapedType::isDynamic(op.getRowWidth()) || !rowInBlock || !hasFastVariant(op, plan))
+    return false;
+  // Also the pipelined (16-bit) tiers whose fast kernel takes its lanes from the launch: at the
+  // same budget, its lanes, warps and column strides are run-time values, which cost bf16
+  // 4096 columns (the 512 x 8 tier) 0.953 -> 0.937x copy against the static kernel (compare-
+  // 5214e64.txt in bench/results/2026-12-02-h200).
+  return getRowKernelRegisters(op, plan, RowKernelVariant::Full) <
+             getRowKernelRegisters(op, plan, RowKernelVariant::Fast) ||
+         (isPipelined(op, plan) && hasElasticLanes(op, plan, RowKernelVariant::Fast));
 }
 
 Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,

@@ -65,7 +65,8 @@ bool isPipelined(FusedOp op, StrategyAttr plan);
 ///    as wide as the plan's span, launched where the width is the span (the top of the tier:
 ///    4096, 16384...). It is the static kernel of that width: its tests a chunk fold away and
 ///    it keeps the occupancy budget that the tier's fast kernel cannot (its live tests spill
-///    there), so a dynamic program runs as its static twin does.
+///    there), and its lanes, warps and column strides are constants where an elastic fast
+///    kernel's are run-time values, so a dynamic program runs as its static twin does.
 enum class RowKernelVariant { Fast, Full, General };
 
 /// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`.
@@ -73,7 +74,8 @@ int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant va
 
 /// Whether a dynamic-width `op` gets a Full kernel for `plan` beside the fast one: a
 /// multi_row or row_registers plan whose fast kernel would get a smaller budget at a width of
-/// exactly its span.
+/// exactly its span, or a pipelined (16-bit) one whose fast kernel takes its lanes from the
+/// launch (hasElasticLanes).
 bool hasFullVariant(FusedOp op, StrategyAttr plan);
 
 /// Whether the kernel of `op` with `plan` in `variant` takes its lanes from the launch: a

@@ -80,6 +80,11 @@ smoke() {
   case_ special_f32        "$cases/softmax_f32.mlir" --special=all
   case_ special_bf16_wide  "$s" --entry=softmax_wide_bf16 --special=all --row-stride=200016
   case_ special_logsm_f16  "$s" --entry=log_softmax_bias --special=all
+  # The same programs through the host code softmax-opt --softmax-to-nvvm emits (every other case
+  # runs through the C++ API): a static, a dynamic multi-tier and a scalar-argument program.
+  case_ host_f32_4096x4096 "$cases/softmax_f32.mlir" --launcher=host-code --bench
+  case_ host_padded_logsm  "$cases/padded_log_softmax_dynamic.mlir" --shape=2048x32000 --shape=2048 --shape=32000 --launcher=host-code --special=all
+  case_ host_temperature   "$cases/temperature_sampling.mlir" --scalar=1.25 --launcher=host-code --bench
 }
 
 # Correctness across shapes, dtypes, dispatch tiers and special values (no timing).

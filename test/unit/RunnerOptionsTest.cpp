@@ -2,6 +2,13 @@
 
 #include "softmax/Runner/RunnerOptions.h"
 
+#include "softmax/Runner/Report.h"
+#include "softmax/Runner/Run.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "gtest/gtest.h"
 
 using namespace softmax::runner;
@@ -49,6 +56,54 @@ TEST(RunnerOptionsTest, RejectsWhatTheToolRejects) {
   options.jitWithoutGPU = options.emulateDevice = true;
   EXPECT_NE(verify(options).find("--jit-without-gpu and --emulate-device cannot be combined"),
             std::string::npos);
+}
+
+TEST(RunnerOptionsTest, TheLauncherIsTheAPIUnlessTheHostCodeIsCalled) {
+  RunnerOptions options;
+  ASSERT_EQ(verify(options), "ok");
+  ASSERT_FALSE(verifyRunnerOptions(options));
+  EXPECT_EQ(options.launcher, LauncherKind::API);
+  options = RunnerOptions();
+  options.jitWithoutGPU = true;
+  ASSERT_FALSE(verifyRunnerOptions(options));
+  EXPECT_EQ(options.launcher, LauncherKind::HostCode);
+  options.launcher = LauncherKind::API;
+  EXPECT_NE(verify(options).find("--jit-without-gpu calls the generated host code"),
+            std::string::npos);
+  options = RunnerOptions();
+  options.launcher = LauncherKind::HostCode;
+  options.pipeline.cacheDir = "/tmp/x";
+  EXPECT_EQ(verify(options), "--cache-dir is the C++ API's compile cache: it needs --launcher=api");
+}
+
+/// runProgram is softmax-run without its command line: a driver fills a RunnerOptions.
+TEST(RunnerOptionsTest, RunProgramWithoutACommandLine) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("run-program", "mlir", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << "func.func @f(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {\n"
+          "  %y = softmax.softmax %x : tensor<?x100xf32>\n"
+          "  return %y : tensor<?x100xf32>\n}\n";
+  }
+  RunnerOptions options;
+  options.inputFile = path.str().str();
+  options.shapes = {"3x100"};
+  options.compileOnly = true;
+  options.pipeline.cacheDir = "off";
+  EXPECT_EQ(runProgram(options), kExitPass);
+  // The reference's own results as the device's: the check must pass.
+  options.compileOnly = false;
+  options.emulateDevice = true;
+  EXPECT_EQ(runProgram(options), kExitPass);
+  // A usage error is an exit code, not a crash or an exit().
+  options.shapes = {"3x99"};
+  EXPECT_EQ(runProgram(options), kExitUsage);
+  options.inputFile = path.str().str() + ".missing";
+  EXPECT_EQ(runProgram(options), kExitUsage);
+  llvm::sys::fs::remove(path);
 }
 
 } // namespace

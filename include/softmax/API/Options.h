@@ -24,6 +24,7 @@ struct CompileOptions {
   std::string format = "isa";
   int64_t registersPerThread = 0; ///< 0: the chip's
   int64_t threadsPerBlock = 0;    ///< 0: the chip's
+  int64_t maxRegisters = 0;       ///< cap on every kernel's nvvm.maxnreg (0: each plan's own)
   /// Run softmax-raise first, for linalg programs from torch-mlir, IREE or upstream.
   bool raise = false;
   /// LLVM's loop strength reduction on the kernels (softmax-set-backend-options). Off saves

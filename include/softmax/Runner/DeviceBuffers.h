@@ -53,6 +53,7 @@ struct CaseBuffers {
   std::vector<DeviceTensor> tensors;
   size_t numInputTensors = 0;
   std::vector<uint64_t> scalarSlots; ///< one per argument (scalars only are used)
+  std::vector<double> scalarValues;  ///< the same scalars' values (for the C++ API's call)
   std::vector<void *> descriptorPointers;
   std::vector<void *> packedArgs; ///< the packed arguments of _mlir_ciface_<entry>
 

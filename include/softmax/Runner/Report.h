@@ -40,6 +40,7 @@ struct OutputReport {
 
 struct RunReport {
   std::string file, entry, device;
+  std::string launcher; ///< "api" or "host-code" (Launcher.h)
   std::vector<ArgSpec> inputs, outputs;
   std::vector<std::string> plans;   ///< the `strategies` of each softmax.fused op
   std::vector<std::string> kernels; ///< kernel names, in launch order of the host code

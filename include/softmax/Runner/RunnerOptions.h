@@ -27,6 +27,10 @@ namespace softmax::runner {
 /// Where the inputs are generated (--inputs).
 enum class InputSource { Auto, Host, Device };
 
+/// How the calls reach the GPU (--launcher; Launcher.h). Default: api, or host-code with
+/// --jit-without-gpu (which calls the host code).
+enum class LauncherKind { Default, API, HostCode };
+
 /// The pipeline options, as --softmax-to-nvvm takes them.
 struct PipelineSettings {
   std::string chip = "sm_90";
@@ -37,6 +41,9 @@ struct PipelineSettings {
   int64_t threadsPerBlock = 0;
   int64_t maxRegisters = 0; ///< cap on every kernel's nvvm.maxnreg (0: none)
   std::string ptxFile; ///< --dump-ptx
+  /// The C++ API's disk cache (CompileOptions::cacheDir; --launcher=api only): empty for the
+  /// API's default, "off" for none.
+  std::string cacheDir;
 };
 
 struct RunnerOptions {
@@ -68,6 +75,7 @@ struct RunnerOptions {
   int deviceOrdinal = 0;
   bool jitWithoutGPU = false; ///< testing aid: JIT and call without a driver
   bool emulateDevice = false; ///< testing aid: the reference's results are the device's
+  LauncherKind launcher = LauncherKind::Default; ///< resolved by verifyRunnerOptions
   std::string jsonFile;
 
   PipelineSettings pipeline;

@@ -44,6 +44,7 @@ void getPipelineOptions(const CompileOptions &options,
   pipeline.format = options.format;
   pipeline.registersPerThread = options.registersPerThread;
   pipeline.threadsPerBlock = options.threadsPerBlock;
+  pipeline.maxRegisters = options.maxRegisters;
   pipeline.loopStrengthReduction = options.loopStrengthReduction;
 }
 

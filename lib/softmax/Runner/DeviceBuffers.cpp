@@ -71,10 +71,12 @@ void layoutCase(const Signature &signature, const InputOptions &inputOptions, in
                 CaseBuffers &buffers) {
   int firstFloat = findFirstFloat(signature.inputs);
   buffers.scalarSlots.assign(signature.inputs.size(), 0);
+  buffers.scalarValues.assign(signature.inputs.size(), 0.0);
   for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
     if (!spec.isTensor) {
       double value = getScalarInput(spec, inputOptions);
       encodeElements(spec.element, &value, 1, &buffers.scalarSlots[i]);
+      buffers.scalarValues[i] = value;
       continue;
     }
     DeviceTensor tensor;

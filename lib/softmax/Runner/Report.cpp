@@ -95,6 +95,7 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
       for (const std::string &kernel : report.kernels)
         json.value(kernel);
     });
+    json.attribute("launcher", report.launcher);
     json.attribute("seed", static_cast<int64_t>(report.seed));
     json.attribute("row_stride", report.rowStride);
     json.attributeArray("notes", [&] {
@@ -225,6 +226,8 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
     os << "plan:    " << plan << "\n";
   for (const std::string &kernel : report.kernels)
     os << "kernel:  " << kernel << "\n";
+  if (!report.launcher.empty())
+    os << "launch:  " << report.launcher << "\n";
   for (const OutputReport &output : report.outputReports) {
     const CompareResult &c = output.compare;
     if (output.expectedFile.empty())
@@ -281,6 +284,8 @@ void softmax::runner::printCasesSummary(const RunReport &base, const std::vector
     os << "plan:    " << plan << "\n";
   for (const std::string &kernel : base.kernels)
     os << "kernel:  " << kernel << "\n";
+  if (!base.launcher.empty())
+    os << "launch:  " << base.launcher << "\n";
   size_t failed = 0;
   const RunReport *firstFailed = nullptr;
   for (const RunReport &report : reports)

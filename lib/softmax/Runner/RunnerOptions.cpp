@@ -49,5 +49,12 @@ llvm::Error softmax::runner::verifyRunnerOptions(RunnerOptions &options) {
   if (options.jitWithoutGPU && options.emulateDevice)
     return error("--jit-without-gpu and --emulate-device cannot be combined (the one calls the "
                  "host code without a GPU, the other emulates its results without calling it)");
+  if (options.jitWithoutGPU && options.launcher == LauncherKind::API)
+    return error("--jit-without-gpu calls the generated host code: it needs "
+                 "--launcher=host-code, not api");
+  if (options.launcher == LauncherKind::Default)
+    options.launcher = options.jitWithoutGPU ? LauncherKind::HostCode : LauncherKind::API;
+  if (!options.pipeline.cacheDir.empty() && options.launcher != LauncherKind::API)
+    return error("--cache-dir is the C++ API's compile cache: it needs --launcher=api");
   return llvm::Error::success();
 }

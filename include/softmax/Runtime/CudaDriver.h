@@ -59,6 +59,7 @@ constexpr int kDevAttrMaxSharedMemoryPerBlockOptin =
     97; // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
 // CUfunction_attribute values.
+constexpr int kFuncAttrSharedSizeBytes = 1; // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES (static)
 constexpr int kFuncAttrMaxDynamicSharedSizeBytes =
     8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 constexpr int kFuncAttrNonPortableClusterSizeAllowed =
@@ -166,6 +167,7 @@ public:
     CUresult (*cuModuleUnload)(CUmodule module);
     CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
     CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+    CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction function);
     CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                                unsigned blockX, unsigned blockY, unsigned blockZ,
                                unsigned sharedMemBytes, CUstream stream, void **params,

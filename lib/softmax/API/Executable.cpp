@@ -174,9 +174,16 @@ llvm::Error Executable::load() const {
                               "cuModuleGetFunction(" + kernel.name + ")"))
       return fail(std::move(error));
     // Opt every kernel into the most dynamic shared memory the device allows, once, here: a
-    // cuFuncSetAttribute inside run() would be a driver call outside the stream's order.
-    int64_t maxShared = cuda::kDefaultMaxDynamicSharedBytes - kernel.staticSharedBytes;
-    int64_t optIn = device.maxSharedBytesPerBlockOptin - kernel.staticSharedBytes;
+    // cuFuncSetAttribute inside run() would be a driver call outside the stream's order. The
+    // static size is the loaded kernel's own (ptxas may add to the buffers the IR declares): an
+    // opt-in past the device's limit is refused, which compute-sanitizer reports as an error.
+    int64_t staticShared = kernel.staticSharedBytes;
+    int loadedStatic = 0;
+    if (api.cuFuncGetAttribute(&loadedStatic, cuda::kFuncAttrSharedSizeBytes, function) ==
+        cuda::kSuccess)
+      staticShared = std::max<int64_t>(staticShared, loadedStatic);
+    int64_t maxShared = cuda::kDefaultMaxDynamicSharedBytes - staticShared;
+    int64_t optIn = device.maxSharedBytesPerBlockOptin - staticShared;
     if (optIn > maxShared &&
         api.cuFuncSetAttribute(function, cuda::kFuncAttrMaxDynamicSharedSizeBytes,
                                static_cast<int>(optIn)) == cuda::kSuccess)

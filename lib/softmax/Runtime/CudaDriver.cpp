@@ -164,6 +164,7 @@ llvm::Error CudaDriver::loadOnce(int deviceOrdinal) {
   require(fns.cuModuleUnload, "cuModuleUnload");
   require(fns.cuModuleGetFunction, "cuModuleGetFunction");
   require(fns.cuFuncSetAttribute, "cuFuncSetAttribute");
+  require(fns.cuFuncGetAttribute, "cuFuncGetAttribute");
   require(fns.cuLaunchKernel, "cuLaunchKernel");
   require(fns.cuStreamCreate, "cuStreamCreate");
   require(fns.cuStreamDestroy, "cuStreamDestroy_v2");

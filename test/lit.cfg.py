@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -71,4 +72,9 @@ ptxas = shutil.which("ptxas") or next(
      if os.path.exists(p)), None)
 if ptxas:
     config.available_features.add("ptxas")
+    # softmax-opt's ptx-file holds one PTX module a kernel: %ptxas-each assembles each of them
+    # (scripts/ptxas-each.py). Before %ptxas, which is a prefix of it.
+    config.substitutions.append(
+        ("%ptxas-each", f"{sys.executable} {config.softmax_src_root}/scripts/ptxas-each.py "
+                        f"--ptxas {ptxas}"))
     config.substitutions.append(("%ptxas", ptxas))

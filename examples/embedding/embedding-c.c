@@ -28,8 +28,16 @@ int main(int argc, char **argv) {
     softmax_error_destroy(error);
     return 1;
   }
+  /* Every kernel's PTX: each kernel is compiled here (a call compiles only those it launches). */
   size_t ptxBytes = 0;
-  const char *ptx = softmax_executable_ptx(executable, &ptxBytes);
+  const char *ptx = NULL;
+  error = softmax_executable_ptx(executable, &ptx, &ptxBytes);
+  if (error) {
+    fprintf(stderr, "%s\n", softmax_error_message(error));
+    softmax_error_destroy(error);
+    softmax_executable_destroy(executable);
+    return 1;
+  }
   for (size_t i = 0; i < softmax_executable_num_kernels(executable); ++i) {
     int64_t block[3];
     const char *name = softmax_executable_kernel(executable, i, block);

@@ -56,11 +56,12 @@ SOFTMAX_C_EXPORT void softmax_compile_options_init(softmax_compile_options *opti
 
 typedef struct softmax_executable softmax_executable;
 
-/** Compiles MLIR text (`length` bytes; need not be NUL-terminated). `options` may be NULL for
+/** Compiles MLIR text (`length` bytes; need not be NUL-terminated) up to its kernels, each of
+ *  which is compiled to PTX or cubin when a call first launches it. `options` may be NULL for
  *  the defaults. Compiled executables are cached on (text, options), in memory (compiling the
- *  same program again yields the same executable) and on disk (a later process reads the PTX
- *  or cubin instead of compiling; see cache_dir). On success `*executable` is a new
- *  handle to release with softmax_executable_destroy. */
+ *  same program again yields the same executable) and on disk (a later process reads the
+ *  program and the kernels compiled so far instead of compiling; see cache_dir). On success
+ *  `*executable` is a new handle to release with softmax_executable_destroy. */
 SOFTMAX_C_EXPORT softmax_error *softmax_compile(const char *source, size_t length,
                                                 const softmax_compile_options *options,
                                                 softmax_executable **executable);
@@ -75,12 +76,19 @@ SOFTMAX_C_EXPORT void softmax_cache_clear(void);
 
 /*--- Inspecting ----------------------------------------------------------------*/
 
-/** The kernels' PTX (format "isa"; NULL otherwise), NUL-terminated; `size` may be NULL. */
-SOFTMAX_C_EXPORT const char *softmax_executable_ptx(const softmax_executable *executable,
-                                                    size_t *size);
-/** What the driver loads: the PTX, cubin or fatbin. */
-SOFTMAX_C_EXPORT const void *softmax_executable_image(const softmax_executable *executable,
-                                                      size_t *size);
+/** Every kernel's PTX (format "isa"; "" otherwise), NUL-terminated, each after a line
+ *  `// gpu.binary @<kernel>`: compiles the kernels not compiled yet (an executable compiles each
+ *  kernel when a call first launches it). `*ptx` stays valid while the executable lives;
+ *  `size` may be NULL. */
+SOFTMAX_C_EXPORT softmax_error *softmax_executable_ptx(const softmax_executable *executable,
+                                                       const char **ptx, size_t *size);
+/** What the driver loads for kernel `index`: its PTX, cubin or fatbin, compiled now if it was
+ *  not yet. `*image` stays valid while the executable lives. */
+SOFTMAX_C_EXPORT softmax_error *softmax_executable_kernel_image(
+    const softmax_executable *executable, size_t index, const void **image, size_t *size);
+/** 1 when kernel `index` is compiled (or was read from the disk cache), else 0. */
+SOFTMAX_C_EXPORT int softmax_executable_kernel_compiled(const softmax_executable *executable,
+                                                        size_t index);
 
 SOFTMAX_C_EXPORT size_t softmax_executable_num_kernels(const softmax_executable *executable);
 /** Kernel `index`'s symbol name, or NULL when out of range. `block` (may be NULL) receives its
@@ -153,8 +161,14 @@ SOFTMAX_C_EXPORT softmax_error *softmax_workspace_size(const softmax_executable 
                                                        const char *function,
                                                        const softmax_argument *arguments,
                                                        size_t num_arguments, uint64_t *bytes);
-/** Loads the CUDA driver (device 0's primary context) and the kernels; softmax_run does it on
- *  first use. Call it before a CUDA graph capture. */
+/** Compiles and loads (CUDA driver, device 0's primary context) the kernels a call with
+ *  `arguments` launches; softmax_run does it on a kernel's first launch. Call it before a CUDA
+ *  graph capture, or to keep the compile out of a timed call. */
+SOFTMAX_C_EXPORT softmax_error *softmax_prepare(const softmax_executable *executable,
+                                                const char *function,
+                                                const softmax_argument *arguments,
+                                                size_t num_arguments);
+/** Compiles and loads every kernel (a dynamic program has dozens: softmax_prepare is cheaper). */
 SOFTMAX_C_EXPORT softmax_error *softmax_load(const softmax_executable *executable);
 /** Launches one call on `stream` (a CUstream / cudaStream_t; NULL: the legacy default stream)
  *  and returns without waiting. `workspace`: device memory of softmax_workspace_size bytes. */

@@ -66,10 +66,17 @@ class Executable:
 
     @property
     def ptx(self):
-        """The kernels' PTX (None unless compiled with format='isa')."""
-        size = ctypes.c_size_t()
-        text = self._lib.softmax_executable_ptx(self._handle, ctypes.byref(size))
-        return text.decode() if text is not None else None
+        """Every kernel's PTX, each after a `// gpu.binary @<kernel>` line (None unless compiled
+        with format='isa'). Compiles the kernels not compiled yet: a call compiles only those it
+        launches, on its first launch."""
+        text, size = ctypes.c_char_p(), ctypes.c_size_t()
+        _check(self._lib.softmax_executable_ptx(self._handle, ctypes.byref(text),
+                                                ctypes.byref(size)))
+        return ctypes.string_at(text, size.value).decode() if size.value else None
+
+    def kernel_compiled(self, index):
+        """Whether kernel `index` (of `kernels`) is compiled yet."""
+        return bool(self._lib.softmax_executable_kernel_compiled(self._handle, index))
 
     @property
     def kernels(self):
@@ -131,6 +138,15 @@ class Executable:
         names = [name for name, _ in self.kernels]
         return [dict(kernel=names[l.kernel], grid=tuple(l.grid), block=tuple(l.block),
                      cluster=tuple(l.cluster), shared_bytes=l.shared_bytes) for l in launches]
+
+    def prepare(self, function, *values):
+        """Compiles and loads the kernels a call with these values (shapes, tensors or scalars,
+        as for plan) launches; run() does it on a kernel's first launch. Keeps the compile out
+        of a timed call."""
+        launcher = self.launcher(function)
+        with launcher.lock:
+            launcher.fill(values)
+            _check(launcher.prepare())
 
     def run(self, function, *values, stream=None):
         """Launches `function` on device tensors (inputs, then outputs) on `stream` (a

@@ -154,6 +154,10 @@ class Launcher:
         return self._run(self._handle, self._name, self._args, self.count, stream, workspace,
                          workspace_bytes)
 
+    def prepare(self):
+        """softmax_prepare on the stored arguments (lock held); returns the error pointer."""
+        return self._lib.softmax_prepare(self._handle, self._name, self._args, self.count)
+
     def workspace_size(self):
         size = ctypes.c_uint64()
         error = self._lib.softmax_workspace_size(self._handle, self._name, self._args, self.count,

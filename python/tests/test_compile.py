@@ -56,6 +56,22 @@ def test_plan_dispatches_on_the_width():
     assert wide[0]["block"] == (512, 1, 1)
 
 
+def test_kernels_compile_when_a_call_first_needs_them():
+    """compile() stops before the kernels; prepare() (and a call's first launch) compiles those
+    the call launches and no others, then loads them (which needs a GPU)."""
+    exe = sc.compile(DYNAMIC_BF16.replace("@d", "@lazy"), cache_dir="off")
+    names = [name for name, _ in exe.kernels]
+    assert len(names) > 8 and not any(exe.kernel_compiled(i) for i in range(len(names)))
+    launched = exe.plan("lazy", (64, 3000), (64, 3000))[0]["kernel"]
+    try:
+        exe.prepare("lazy", (64, 3000), (64, 3000))
+    except sc.SoftmaxError as error:
+        assert "CUDA" in str(error)  # no GPU on this machine: compiled, not loaded
+    assert [n for i, n in enumerate(names) if exe.kernel_compiled(i)] == [launched]
+    assert exe.ptx.count("// gpu.binary @") == len(names)  # the PTX compiles every kernel
+    assert all(exe.kernel_compiled(i) for i in range(len(names)))
+
+
 def test_plan_rejects_wrong_argument_count():
     exe = sc.compile(DYNAMIC_BF16)
     with pytest.raises(sc.SoftmaxError, match="takes 2 arguments"):
@@ -94,8 +110,9 @@ def test_second_compile_is_a_cache_hit():
 
 
 def test_disk_cache_serves_a_new_process(tmp_path):
-    """A second process reads the entry the first one wrote: same PTX, and the entry is not
-    rewritten (a miss would rename a new file over it, with a new inode)."""
+    """A second process reads the entries the first one wrote (the program's, and one for each
+    kernel it compiled for the PTX): same PTX, and no entry is rewritten (a miss would rename a
+    new file over it, with a new inode)."""
     script = ("import sys, softmax_compiler as sc\n"
               "exe = sc.compile(open(sys.argv[1]).read(), cache_dir=sys.argv[2])\n"
               "sys.stdout.write(exe.ptx)\n")
@@ -107,12 +124,14 @@ def test_disk_cache_serves_a_new_process(tmp_path):
                               check=True, capture_output=True, text=True).stdout
 
     first = run()
-    entries = [p for p in tmp_path.iterdir() if p.suffix == ".smxc"]
-    assert len(entries) == 1 and ".entry softmax_f32_0_row_registers" in first
-    inode = entries[0].stat().st_ino
+    entries = sorted(tmp_path.iterdir())
+    assert [p.suffix for p in entries].count(".smxc") == 1
+    assert [p.suffix for p in entries].count(".smxk") == 2  # the fast and the general kernel
+    assert ".entry softmax_f32_0_row_registers(" in first
+    inodes = [p.stat().st_ino for p in entries]
     assert run() == first
-    assert [p for p in tmp_path.iterdir()] == entries
-    assert entries[0].stat().st_ino == inode
+    assert sorted(tmp_path.iterdir()) == entries
+    assert [p.stat().st_ino for p in entries] == inodes
 
 
 def test_disk_cache_off_writes_nothing(tmp_path, monkeypatch):

@@ -61,13 +61,31 @@ int main(void) {
          softmax_cache_size());
   softmax_executable_destroy(again);
 
-  /* Inspect. */
+  /* Inspect. Each kernel is compiled when first needed: none is yet. */
+  size_t kernels = softmax_executable_num_kernels(exe);
+  size_t compiledKernels = 0;
+  for (size_t k = 0; k < kernels; ++k)
+    compiledKernels += (size_t)softmax_executable_kernel_compiled(exe, k);
+  printf("kernels compiled after compile: %zu\n", compiledKernels);
+  const void *image = NULL;
+  size_t imageSize = 0;
+  expectOk(softmax_executable_kernel_image(exe, 1, &image, &imageSize), "kernel image");
+  printf("kernel 1: %s, compiled %d, kernel 0 compiled %d\n",
+         image && imageSize > 0 && strstr((const char *)image, ".entry") ? "PTX" : "missing",
+         softmax_executable_kernel_compiled(exe, 1), softmax_executable_kernel_compiled(exe, 0));
+  expectError(softmax_executable_kernel_image(exe, kernels, &image, &imageSize),
+              "kernel out of range");
   size_t ptxSize = 0;
-  const char *ptx = softmax_executable_ptx(exe, &ptxSize);
-  printf("ptx: %s\n", ptx && ptxSize > 0 && strstr(ptx, ".entry") ? "has entries" : "missing");
+  const char *ptx = NULL;
+  expectOk(softmax_executable_ptx(exe, &ptx, &ptxSize), "ptx");
+  compiledKernels = 0;
+  for (size_t k = 0; k < kernels; ++k)
+    compiledKernels += (size_t)softmax_executable_kernel_compiled(exe, k);
+  printf("ptx: %s, every kernel compiled: %d\n",
+         ptx && ptxSize > 0 && strstr(ptx, "// gpu.binary @") ? "has modules" : "missing",
+         compiledKernels == kernels);
   printf("functions: %zu, first @%s\n", softmax_executable_num_functions(exe),
          softmax_executable_function(exe, 0));
-  size_t kernels = softmax_executable_num_kernels(exe);
   int64_t block[3];
   const char *first = softmax_executable_kernel(exe, 0, block);
   printf("kernels: %s, first %s, block %lld\n", kernels > 2 ? "several" : "too few", first,
@@ -114,16 +132,18 @@ int main(void) {
   expectError(softmax_plan(exe, "probs", args, 2, NULL, 0, &launches), "too few arguments");
   expectError(softmax_run(NULL, "probs", args, 3, NULL, NULL, 0), "null executable");
 
-  /* Without a GPU, load and run return the driver's reason. (With one, the pointers above are
-   * null: the C++ unit tests run real data there.) */
-  softmax_error *error = softmax_load(exe);
+  /* Without a GPU, prepare, load and run return the driver's reason. (With one, the pointers
+   * above are null: the C++ unit tests run real data there.) */
+  softmax_error *error = softmax_prepare(exe, "probs", args, 3);
   if (error) {
-    printf("load: %s\n", softmax_error_message(error));
+    printf("prepare: %s\n", softmax_error_message(error));
     softmax_error_destroy(error);
+    expectError(softmax_load(exe), "load");
     expectError(softmax_run(exe, "probs", args, 3, NULL, NULL, 0), "run");
   } else {
-    printf("load: ok\nrun: skipped (a GPU is present)\n");
+    printf("prepare: ok\nload and run: skipped (a GPU is present)\n");
   }
+  expectError(softmax_prepare(exe, "probs", args, 2), "prepare with too few arguments");
 
   softmax_executable_destroy(exe);
   printf("done\n");

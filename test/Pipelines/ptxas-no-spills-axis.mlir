@@ -5,9 +5,10 @@
 // TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+// RUN: %ptxas-each -arch=sm_90 -v %t.ptx -o %t.cubin > %t.log 2>&1
+// RUN: FileCheck %s < %t.log
+// RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
 // 12 programs x (vector kernel + scalar kernel).
 // COUNT: 24

@@ -5,9 +5,10 @@
 // (nvvm.maxnreg, from getRegisterPlanRegisters in TargetInfo.h) without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+// RUN: %ptxas-each -arch=sm_90 -v %t.ptx -o %t.cubin > %t.log 2>&1
+// RUN: FileCheck %s < %t.log
+// RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
 // 99 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
 // plain bf16 and f16 programs, then row_cluster over 2, 4, 8 and 16 blocks for the f32 program

@@ -12,8 +12,9 @@
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
-// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | grep -c "Compiling entry function" | FileCheck %s --check-prefix=COUNT
+// RUN: %ptxas-each -arch=sm_90 -v %t.ptx -o %t.cubin > %t.log 2>&1
+// RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
 // COUNT: 44
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

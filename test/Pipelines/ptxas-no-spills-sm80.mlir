@@ -3,8 +3,9 @@
 // without spills.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_80 ptx-file=%t.ptx" -o /dev/null
-// RUN: %ptxas -arch=sm_80 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
-// RUN: %ptxas -arch=sm_80 -v %t.ptx -o %t.cubin 2>&1 | grep "bytes spill" | sort -u | FileCheck %s --check-prefix=NOSPILL
+// RUN: %ptxas-each -arch=sm_80 -v %t.ptx -o %t.cubin > %t.log 2>&1
+// RUN: FileCheck %s < %t.log
+// RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 
 // CHECK-DAG: Compiling entry function 'plain_row_shared_f32_0_row_shared' for 'sm_80'
 // CHECK-DAG: Compiling entry function 'fused_row_shared_f32_0_row_shared' for 'sm_80'

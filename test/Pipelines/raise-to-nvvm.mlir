@@ -12,7 +12,7 @@
 
 // HOST: llvm.func @decomposed(
 // HOST: llvm.func @attention(
-// HOST: gpu.binary @softmax_kernels
+// HOST: gpu.binary @decomposed_0_row_registers [
 // HOST-NOT: linalg.
 
 #map = affine_map<(d0, d1) -> (d0, d1)>

@@ -1,4 +1,4 @@
-// softmax-set-backend-options sets LLVM's -disable-lsr for the gpu-module-to-binary after it:
+// softmax-set-backend-options sets LLVM's -disable-lsr for the softmax-serialize-kernels after it:
 // by default loop strength reduction runs (the PTX is that of an explicit -disable-lsr=false),
 // `loop-strength-reduction=false` turns it off (the chunked kernel's loops then differ: the
 // PTX is that of an explicit -disable-lsr), and an explicit -disable-lsr on the command line
@@ -12,10 +12,10 @@
 // RUN: not diff -q %t.default.ptx %t.off.ptx
 // RUN: diff %t.off.ptx %t.given.ptx
 // RUN: diff %t.default.ptx %t.given-on.ptx
-// The pass in the pipeline, before the upstream binary pipeline, with its option:
+// The pass in the pipeline, before the kernels are compiled, with its option:
 // RUN: softmax-opt %s --softmax-to-nvvm="loop-strength-reduction=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s
 // CHECK: softmax-set-backend-options{loop-strength-reduction=false}
-// CHECK: gpu-module-to-binary
+// CHECK: softmax-serialize-kernels
 
 func.func @softmax(%x: tensor<64x300000xf32>) -> tensor<64x300000xf32> {
   %y = softmax.softmax %x : tensor<64x300000xf32>

@@ -52,9 +52,22 @@ func.func @two(%x: tensor<4x?x64xf32>, %t: f32) -> tensor<4x?x64xf32> {
 
 CompileCacheStats delta(const CompileCacheStats &before) {
   CompileCacheStats now = getCompileCacheStats();
-  return {now.memoryHits - before.memoryHits,   now.diskHits - before.diskHits,
-          now.misses - before.misses,           now.diskRejected - before.diskRejected,
-          now.diskWrites - before.diskWrites,   now.diskWriteFailures - before.diskWriteFailures};
+  return {now.memoryHits - before.memoryHits,
+          now.diskHits - before.diskHits,
+          now.misses - before.misses,
+          now.diskRejected - before.diskRejected,
+          now.diskWrites - before.diskWrites,
+          now.diskWriteFailures - before.diskWriteFailures,
+          now.kernelCompiles - before.kernelCompiles,
+          now.kernelDiskHits - before.kernelDiskHits,
+          now.kernelDiskWrites - before.kernelDiskWrites,
+          now.kernelDiskWriteFailures - before.kernelDiskWriteFailures};
+}
+
+/// Kernel `k`'s image, or the error's text.
+std::string imageOf(const Executable &exe, unsigned k) {
+  llvm::Expected<llvm::StringRef> image = exe.getKernelImage(k);
+  return image ? image->str() : "error: " + llvm::toString(image.takeError());
 }
 
 std::shared_ptr<const Executable> compileOrFail(llvm::StringRef source,
@@ -77,12 +90,16 @@ public:
   ~CacheDirectory() { fs::remove_directories(path); }
   std::string str() const { return std::string(path); }
 
-  /// The entries in the directory (files ending in .smxc), sorted.
-  std::vector<std::string> entries() const {
+  /// The executables' entries in the directory (files ending in .smxc), sorted.
+  std::vector<std::string> entries() const { return files(".smxc"); }
+  /// The compiled kernels' entries (files ending in .smxk), sorted.
+  std::vector<std::string> kernelEntries() const { return files(".smxk"); }
+
+  std::vector<std::string> files(llvm::StringRef extension) const {
     std::vector<std::string> found;
     std::error_code error;
     for (fs::directory_iterator it(path, error), end; !error && it != end; it.increment(error))
-      if (llvm::StringRef(it->path()).ends_with(".smxc"))
+      if (llvm::StringRef(it->path()).ends_with(extension))
         found.push_back(it->path());
     llvm::sort(found);
     return found;
@@ -109,7 +126,6 @@ void writeFile(llvm::StringRef path, llvm::StringRef bytes) {
 std::string describe(const Executable &exe) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "image " << exe.getImage().size() << " bytes\n";
   for (const KernelInfo &k : exe.getKernels()) {
     os << "kernel " << k.name << " block " << k.block[0] << "," << k.block[1] << ","
        << k.block[2] << " shared " << k.staticSharedBytes << " regs " << k.maxRegisters << "\n";
@@ -224,7 +240,18 @@ TEST(APICache, AFreshCacheReadsTheSameExecutableFromDisk) {
     ++files;
   EXPECT_EQ(files, 1u);
 
-  // An empty in-memory cache, as in a new process: the entry is read, nothing compiled.
+  // A kernel compiled is written beside it.
+  EXPECT_TRUE(directory.kernelEntries().empty()) << "no kernel compiled yet";
+  before = getCompileCacheStats();
+  std::string image0 = imageOf(*compiled, 0);
+  ASSERT_EQ(image0.find("error"), std::string::npos) << image0;
+  d = delta(before);
+  EXPECT_EQ(d.kernelCompiles, 1u);
+  EXPECT_EQ(d.kernelDiskWrites, 1u);
+  EXPECT_EQ(directory.kernelEntries().size(), 1u);
+
+  // An empty in-memory cache, as in a new process: the entry is read, nothing compiled; the
+  // kernel compiled before is read from its entry, another one is compiled.
   clearCompileCache();
   before = getCompileCacheStats();
   std::shared_ptr<const Executable> loaded = compileOrFail(kChain, options);
@@ -233,8 +260,16 @@ TEST(APICache, AFreshCacheReadsTheSameExecutableFromDisk) {
   EXPECT_EQ(d.diskHits, 1u);
   EXPECT_EQ(d.misses, 0u);
   EXPECT_NE(loaded.get(), compiled.get());
-  EXPECT_EQ(loaded->getImage(), compiled->getImage()) << "the same PTX, byte for byte";
-  EXPECT_FALSE(loaded->getPTX().empty());
+  EXPECT_FALSE(loaded->isKernelCompiled(0));
+  EXPECT_EQ(imageOf(*loaded, 0), image0) << "the same PTX, byte for byte";
+  ASSERT_GT(loaded->getKernels().size(), 1u);
+  EXPECT_EQ(imageOf(*loaded, 1), imageOf(*compiled, 1));
+  d = delta(before);
+  EXPECT_EQ(d.kernelDiskHits, 2u) << "kernel 0 from its entry, then kernel 1 from compiled's";
+  EXPECT_EQ(d.kernelCompiles, 1u) << "kernel 1, compiled by `compiled`";
+  llvm::Expected<llvm::StringRef> ptx = loaded->getPTX();
+  ASSERT_TRUE(!!ptx) << llvm::toString(ptx.takeError());
+  EXPECT_FALSE(ptx->empty());
   EXPECT_EQ(describe(*loaded), describe(*compiled));
   ASSERT_FALSE(compiled->getFunctions()[0].launches.empty());
   // The host program behaves the same: dispatch, grid, shared memory and workspace.
@@ -256,22 +291,26 @@ TEST(APICache, CubinIsCachedOnDisk) {
   CompileOptions options = withDirectory(directory);
   options.format = "bin";
   clearCompileCache();
-  llvm::Expected<std::shared_ptr<const Executable>> compiled = compile(kStatic, options);
-  if (!compiled) {
-    std::string message = llvm::toString(compiled.takeError());
-    if (message.find("ptxas") != std::string::npos)
-      GTEST_SKIP() << "no ptxas: " << message;
-    FAIL() << message;
-  }
-  ASSERT_TRUE((*compiled)->getImage().starts_with("\x7f"
-                                                  "ELF"));
+  std::shared_ptr<const Executable> compiled = compileOrFail(kStatic, options);
+  ASSERT_TRUE(compiled);
+  std::string cubin = imageOf(*compiled, 0);
+  if (llvm::StringRef(cubin).starts_with("error: ") && cubin.find("ptxas") != std::string::npos)
+    GTEST_SKIP() << "no ptxas: " << cubin;
+  ASSERT_TRUE(llvm::StringRef(cubin).starts_with("\x7f"
+                                                 "ELF"))
+      << cubin;
   clearCompileCache();
   CompileCacheStats before = getCompileCacheStats();
   std::shared_ptr<const Executable> loaded = compileOrFail(kStatic, options);
   ASSERT_TRUE(loaded);
-  EXPECT_EQ(delta(before).diskHits, 1u);
-  EXPECT_EQ(loaded->getImage(), (*compiled)->getImage()) << "the same cubin, byte for byte";
-  EXPECT_TRUE(loaded->getPTX().empty());
+  EXPECT_EQ(imageOf(*loaded, 0), cubin) << "the same cubin, byte for byte";
+  CompileCacheStats d = delta(before);
+  EXPECT_EQ(d.diskHits, 1u);
+  EXPECT_EQ(d.kernelDiskHits, 1u);
+  EXPECT_EQ(d.kernelCompiles, 0u);
+  llvm::Expected<llvm::StringRef> ptx = loaded->getPTX();
+  ASSERT_TRUE(!!ptx) << llvm::toString(ptx.takeError());
+  EXPECT_TRUE(ptx->empty());
 }
 
 /// Each way an entry can be wrong: it is not used (a miss, counted as rejected), the program
@@ -316,12 +355,41 @@ TEST(APICache, DamagedEntriesAreRebuilt) {
     EXPECT_EQ(d.misses, 1u);
     EXPECT_EQ(d.diskRejected, 1u);
     EXPECT_EQ(d.diskWrites, 1u);
-    EXPECT_EQ(rebuilt->getImage(), reference->getImage());
+    EXPECT_EQ(imageOf(*rebuilt, 0), imageOf(*reference, 0));
     EXPECT_EQ(readFile(entry), good) << "the entry is rewritten";
     clearCompileCache();
     before = getCompileCacheStats();
     ASSERT_TRUE(compileOrFail(kChain, options));
     EXPECT_EQ(delta(before).diskHits, 1u);
+  }
+}
+
+/// A kernel's entry that fails a check is not used: the kernel is compiled again and the entry
+/// rewritten.
+TEST(APICache, DamagedKernelEntriesAreRecompiled) {
+  CacheDirectory directory;
+  CompileOptions options = withDirectory(directory);
+  clearCompileCache();
+  std::shared_ptr<const Executable> reference = compileOrFail(kStatic, options);
+  ASSERT_TRUE(reference);
+  std::string image = imageOf(*reference, 0);
+  ASSERT_EQ(directory.kernelEntries().size(), 1u);
+  std::string entry = directory.kernelEntries()[0];
+  std::string good = readFile(entry);
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x20;
+  for (const std::string &bad : {std::string(), good.substr(0, 30), flipped, good + "x"}) {
+    writeFile(entry, bad);
+    clearCompileCache();
+    std::shared_ptr<const Executable> rebuilt = compileOrFail(kStatic, options);
+    ASSERT_TRUE(rebuilt);
+    CompileCacheStats before = getCompileCacheStats();
+    EXPECT_EQ(imageOf(*rebuilt, 0), image);
+    CompileCacheStats d = delta(before);
+    EXPECT_EQ(d.kernelDiskHits, 0u);
+    EXPECT_EQ(d.kernelCompiles, 1u);
+    EXPECT_EQ(d.kernelDiskWrites, 1u);
+    EXPECT_EQ(readFile(entry), good) << "the entry is rewritten";
   }
 }
 

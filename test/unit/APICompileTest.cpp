@@ -78,10 +78,23 @@ TEST(APICompile, StaticProgramHasOneKernelAndItsRules) {
   EXPECT_TRUE(llvm::StringRef(kernel.name).starts_with("probs_0_"));
   EXPECT_EQ(exe->getKernels()[1].name, kernel.name + "_general");
   EXPECT_GT(kernel.block[0], 0);
-  // The PTX is in memory and defines the kernels by those names.
-  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name + "("), llvm::StringRef::npos);
-  EXPECT_NE(exe->getPTX().find(".entry " + kernel.name + "_general("), llvm::StringRef::npos);
-  EXPECT_EQ(exe->getImage(), exe->getPTX());
+  // Each kernel is a module of its own, compiled when first needed: its PTX defines it by that
+  // name, and the program's PTX is the kernels', each after its marker.
+  EXPECT_FALSE(exe->isKernelCompiled(0));
+  llvm::Expected<llvm::StringRef> image = exe->getKernelImage(0);
+  ASSERT_TRUE(!!image) << llvm::toString(image.takeError());
+  EXPECT_TRUE(exe->isKernelCompiled(0));
+  EXPECT_FALSE(exe->isKernelCompiled(1)) << "only the kernel asked for";
+  EXPECT_NE(image->find(".entry " + kernel.name + "("), llvm::StringRef::npos);
+  EXPECT_EQ(image->find(".entry " + kernel.name + "_general("), llvm::StringRef::npos);
+  llvm::Expected<llvm::StringRef> ptx = exe->getPTX();
+  ASSERT_TRUE(!!ptx) << llvm::toString(ptx.takeError());
+  EXPECT_TRUE(exe->isKernelCompiled(1));
+  EXPECT_TRUE(ptx->starts_with("// gpu.binary @" + kernel.name + "\n")) << ptx->str();
+  EXPECT_NE(ptx->find("// gpu.binary @" + kernel.name + "_general\n"), llvm::StringRef::npos);
+  EXPECT_NE(ptx->find(".entry " + kernel.name + "_general("), llvm::StringRef::npos);
+  EXPECT_NE(ptx->find(*image), llvm::StringRef::npos);
+  EXPECT_FALSE(!!exe->getKernelImage(2)) << "two kernels";
 
   // A static program has no width dispatch: one guard, the fast variant's, over the arguments'
   // addresses, offsets and strides; the same constant rules either way.
@@ -306,17 +319,118 @@ TEST(APICompile, ModuleOpErrorsPointAtTheCallersLocations) {
 TEST(APICompile, CubinFormatKeepsTheCubin) {
   CompileOptions options;
   options.format = "bin";
-  llvm::Expected<std::shared_ptr<const Executable>> exe = compile(kStatic, options);
-  if (!exe) {
-    std::string message = llvm::toString(exe.takeError());
+  std::shared_ptr<const Executable> exe = compileOrFail(kStatic, options);
+  ASSERT_TRUE(exe);
+  llvm::Expected<llvm::StringRef> image = exe->getKernelImage(0);
+  if (!image) {
+    std::string message = llvm::toString(image.takeError());
     if (message.find("ptxas") != std::string::npos)
       GTEST_SKIP() << "no ptxas: " << message;
     FAIL() << message;
   }
-  EXPECT_TRUE((*exe)->getPTX().empty());
-  EXPECT_TRUE((*exe)->getImage().starts_with("\x7f"
-                                             "ELF"))
+  EXPECT_TRUE(image->starts_with("\x7f"
+                                 "ELF"))
       << "a cubin is an ELF file";
+  llvm::Expected<llvm::StringRef> ptx = exe->getPTX();
+  ASSERT_TRUE(!!ptx) << llvm::toString(ptx.takeError());
+  EXPECT_TRUE(ptx->empty());
+}
+
+/// The kernels a call launches, and no others, are compiled on the first call; with lazyKernels
+/// off, every kernel before compile() returns.
+TEST(APICompile, KernelsAreCompiledWhenFirstNeeded) {
+  CompileOptions options;
+  options.cacheDir = "off";
+  clearCompileCache();
+  std::shared_ptr<const Executable> exe = compileOrFail(kTemperature, options);
+  ASSERT_TRUE(exe);
+  size_t kernels = exe->getKernels().size();
+  ASSERT_GT(kernels, 8u) << "a dynamic width: a kernel per tier and variant";
+  for (unsigned k = 0; k < kernels; ++k)
+    EXPECT_FALSE(exe->isKernelCompiled(k)) << k;
+
+  // prepare() compiles what a call of 8 x 3000 launches, then needs the driver.
+  std::vector<Argument> args = {Argument::tensor(nullptr, {8, 3000}), Argument::scalar(2.0),
+                                Argument::tensor(nullptr, {8, 3000})};
+  llvm::Expected<std::vector<Launch>> launches = exe->plan("sample", args);
+  ASSERT_TRUE(!!launches) << llvm::toString(launches.takeError());
+  ASSERT_EQ(launches->size(), 1u);
+  unsigned launched = (*launches)[0].kernel;
+  CompileCacheStats before = getCompileCacheStats();
+  llvm::Error prepared = exe->prepare("sample", args);
+  bool hasGPU = !prepared;
+  llvm::consumeError(std::move(prepared));
+  EXPECT_EQ(getCompileCacheStats().kernelCompiles - before.kernelCompiles, 1u);
+  for (unsigned k = 0; k < kernels; ++k)
+    EXPECT_EQ(exe->isKernelCompiled(k), k == launched) << k << (hasGPU ? " (GPU)" : "");
+  // A bad call compiles nothing.
+  auto fails = [](llvm::Error error) {
+    bool failed = static_cast<bool>(error);
+    llvm::consumeError(std::move(error));
+    return failed;
+  };
+  EXPECT_TRUE(fails(exe->prepare("sample", {args[0]})));
+  EXPECT_TRUE(fails(exe->prepare("nope", args)));
+  EXPECT_EQ(getCompileCacheStats().kernelCompiles - before.kernelCompiles, 1u);
+
+  // lazyKernels off: every kernel before compile() returns, also for an executable that the
+  // cache already holds (the option is not in the key), here with one kernel compiled.
+  CompileOptions eager = options;
+  eager.lazyKernels = false;
+  before = getCompileCacheStats();
+  std::shared_ptr<const Executable> all = compileOrFail(kTemperature, eager);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all.get(), exe.get());
+  EXPECT_EQ(getCompileCacheStats().memoryHits - before.memoryHits, 1u);
+  EXPECT_EQ(getCompileCacheStats().kernelCompiles - before.kernelCompiles, kernels - 1);
+  for (unsigned k = 0; k < kernels; ++k)
+    EXPECT_TRUE(all->isKernelCompiled(k)) << k;
+}
+
+/// A kernel that does not compile (here: a cubin without ptxas) fails where it is needed, with
+/// the compiler's diagnostics, every time, without compiling again; with lazyKernels off it
+/// fails compile().
+TEST(APICompile, AKernelThatDoesNotCompileFailsItsCalls) {
+  std::string savedPath = std::getenv("PATH") ? std::getenv("PATH") : "";
+  std::vector<std::pair<std::string, std::string>> savedToolkit;
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(name))
+      savedToolkit.emplace_back(name, value);
+  setenv("PATH", "/nonexistent", 1);
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    setenv(name, "/nonexistent", 1);
+  CompileOptions options;
+  options.format = "bin";
+  options.cacheDir = "off";
+  clearCompileCache();
+  std::shared_ptr<const Executable> exe = compileOrFail(kStatic, options);
+  CompileCacheStats before = getCompileCacheStats();
+  std::string first, second;
+  if (exe) {
+    llvm::Expected<llvm::StringRef> image = exe->getKernelImage(0);
+    first = image ? "(compiled)" : llvm::toString(image.takeError());
+    image = exe->getKernelImage(0);
+    second = image ? "(compiled)" : llvm::toString(image.takeError());
+  }
+  uint64_t compiles = getCompileCacheStats().kernelCompiles - before.kernelCompiles;
+  CompileOptions eager = options;
+  eager.lazyKernels = false;
+  clearCompileCache();
+  std::string eagerError = errorOf(kStatic, eager);
+  setenv("PATH", savedPath.c_str(), 1);
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    unsetenv(name);
+  for (const auto &[name, value] : savedToolkit)
+    setenv(name.c_str(), value.c_str(), 1);
+
+  ASSERT_TRUE(exe);
+  EXPECT_NE(first.find("kernel probs_0_"), std::string::npos) << first;
+  EXPECT_NE(first.find("did not compile"), std::string::npos) << first;
+  EXPECT_NE(first.find("ptxas"), std::string::npos) << first;
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(compiles, 1u) << "the failure is kept, not compiled again";
+  EXPECT_FALSE(exe->isKernelCompiled(0));
+  EXPECT_NE(eagerError.find("did not compile"), std::string::npos) << eagerError;
 }
 
 TEST(APICompile, EveryPublicFunctionIsCallable) {
@@ -403,5 +517,7 @@ TEST(APICompile, VerifyPassesDefaultsFromTheEnvironment) {
   llvm::Expected<std::shared_ptr<const Executable>> b = compile(kStatic, unverified);
   ASSERT_TRUE(!!b) << llvm::toString(b.takeError());
   EXPECT_NE(a->get(), b->get());
-  EXPECT_EQ((*a)->getPTX(), (*b)->getPTX());
+  llvm::Expected<llvm::StringRef> ptxA = (*a)->getPTX(), ptxB = (*b)->getPTX();
+  ASSERT_TRUE(ptxA && ptxB);
+  EXPECT_EQ(*ptxA, *ptxB);
 }

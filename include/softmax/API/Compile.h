@@ -1,7 +1,8 @@
 //===- Compile.h - The C++ API: compile a softmax program --------*- C++ -*-===//
 //
 // compile() runs the --softmax-to-nvvm pipeline (the same builder as softmax-opt) on a program
-// and returns an in-memory Executable (Executable.h). Executables are cached twice, under a key
+// and returns an in-memory Executable (Executable.h): the first half at once, each kernel's
+// half when a call first launches the kernel (CompileOptions::lazyKernels). Executables are cached twice, under a key
 // computed before parsing (the program's text, the options that decide the result, the LLVM and
 // project versions and the build, and ptxas for cubins): in memory, the most recently used
 // kCompileCacheCapacity of them, and on disk in a directory of entries named by their key
@@ -47,8 +48,8 @@ size_t getCompileCacheSize();
 void clearCompileCache();
 
 /// How many executables the in-memory cache keeps by default; beyond it the least recently used
-/// one is dropped. An executable is mostly its PTX or cubin: 30-100 KB for one kernel, 1.1 MB
-/// for the 14 tiers of examples/padded_log_softmax_dynamic.mlir.
+/// one is dropped. An executable is mostly its kernels' sources (MLIR bytecode) and the PTX or
+/// cubin of those compiled so far: tens of KB a kernel.
 constexpr size_t kCompileCacheCapacity = 64;
 size_t getCompileCacheCapacity();
 /// Sets the capacity (0 keeps nothing in memory), evicting what no longer fits.
@@ -67,6 +68,13 @@ struct CompileCacheStats {
   /// Entries that could not be written (a read-only or missing directory, a full disk): the
   /// compile still succeeds.
   uint64_t diskWriteFailures = 0;
+  /// Kernels compiled to PTX or cubin (on a first launch, or by compile() with lazyKernels
+  /// off), successfully or not; kernels read from their disk entries instead; and those entries
+  /// written, or not written.
+  uint64_t kernelCompiles = 0;
+  uint64_t kernelDiskHits = 0;
+  uint64_t kernelDiskWrites = 0;
+  uint64_t kernelDiskWriteFailures = 0;
 };
 CompileCacheStats getCompileCacheStats();
 

@@ -1,14 +1,16 @@
 //===- Executable.h - A compiled softmax program, ready to launch -*- C++ -*-===//
 //
-// What compile() (Compile.h) returns: the kernels' PTX or cubin in memory, and for each host
-// function of the program its arguments, the kernels it launches and the rules that decide the
-// grid, block, dynamic shared memory and (for dynamic sizes) which kernel serves a call. run()
-// applies those rules to the sizes of one call and launches the kernels on the caller's stream:
-// no host synchronisation, no stream or memory created per call, so a call can be captured in a
-// CUDA graph. docs/api.md has an example and the reasoning.
+// What compile() (Compile.h) returns: for each host function of the program its arguments, the
+// kernels it launches and the rules that decide the grid, block, dynamic shared memory and (for
+// dynamic sizes) which kernel serves a call; and the kernels, each compiled to PTX or cubin when
+// a call first launches it (or all at once: CompileOptions::lazyKernels). run() applies the
+// rules to the sizes of one call and launches the kernels on the caller's stream: no host
+// synchronisation, no stream or memory created per call, so a call can be captured in a CUDA
+// graph once its kernels are loaded (prepare()). docs/api.md has an example and the reasoning.
 //
-// Nothing here needs MLIR at run time: the rules were read from the host IR at compile time
-// (before it was lowered to LLVM) into a small self-contained program (HostProgram.h).
+// Nothing here needs MLIR at run time but the compile of a kernel: the rules were read from the
+// host IR at compile time (before it was lowered to LLVM) into a small self-contained program
+// (HostProgram.h), and each kernel is kept as its own module until it is compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,27 +140,36 @@ struct Launch {
 };
 
 class HostProgram;
-struct LoadedModule;
+struct KernelStore;
 struct ExecutableCodec;
 
-/// A compiled program. Immutable after compile(); safe to share and to run from several threads.
+/// A compiled program. Immutable after compile() but for its kernels, which are compiled and
+/// loaded on first use; safe to share and to run from several threads.
 class Executable {
 public:
-  Executable(CompileOptions options, std::string image, std::vector<KernelInfo> kernels,
-             std::vector<FunctionInfo> functions, std::vector<HostProgram> programs);
+  /// `kernelSources[k]` is kernel k's module as MLIR bytecode, compiled when first needed.
+  Executable(CompileOptions options, std::vector<KernelInfo> kernels,
+             std::vector<std::string> kernelSources, std::vector<FunctionInfo> functions,
+             std::vector<HostProgram> programs);
   ~Executable();
   Executable(const Executable &) = delete;
   Executable &operator=(const Executable &) = delete;
 
   const CompileOptions &getOptions() const { return options; }
-  /// The kernels' PTX (format isa), empty otherwise.
-  llvm::StringRef getPTX() const;
-  /// What the driver loads: the PTX (isa), the cubin (bin) or the fatbin (fatbin).
-  llvm::StringRef getImage() const { return image; }
   llvm::ArrayRef<KernelInfo> getKernels() const { return kernels; }
   llvm::ArrayRef<FunctionInfo> getFunctions() const { return functions; }
   /// The function named `name`, or null.
   const FunctionInfo *lookupFunction(llvm::StringRef name) const;
+
+  /// What the driver loads for kernel `kernel`: its PTX (format isa), cubin (bin) or fatbin,
+  /// compiled now if it was not yet (from the disk cache where it is there). Valid as long as
+  /// the executable. A kernel that fails to compile fails every time, with the diagnostics.
+  llvm::Expected<llvm::StringRef> getKernelImage(unsigned kernel) const;
+  /// Whether kernel `kernel`'s image exists already (compiled, or read from the disk cache).
+  bool isKernelCompiled(unsigned kernel) const;
+  /// Every kernel's PTX (format isa; empty otherwise), each after a `// gpu.binary @<name>`
+  /// line, as softmax-opt's ptx-file writes them: compiles the kernels not compiled yet.
+  llvm::Expected<llvm::StringRef> getPTX() const;
 
   /// The launches a call of `function` with `args` makes (which kernel serves these sizes, with
   /// which grid, block and shared memory), without a GPU. Tensor data pointers may be null.
@@ -168,29 +179,35 @@ public:
   llvm::Expected<uint64_t> getWorkspaceSize(llvm::StringRef function,
                                             llvm::ArrayRef<Argument> args) const;
 
-  /// Loads the CUDA driver (device 0's primary context, see CudaDriver.h) and the kernels. run()
-  /// does this on first use; call it first to keep the module load (and PTX JIT compilation)
-  /// out of a timed region or a graph capture. Idempotent; a failure is returned every time.
+  /// Compiles and loads the kernels that a call of `function` with `args` launches (device 0's
+  /// primary context, see CudaDriver.h). run() does this for each kernel on its first launch,
+  /// also during a CUDA graph capture (the module is loaded in the relaxed capture mode, which
+  /// allows it); call it first to keep the compile and the load out of a timed region.
+  llvm::Error prepare(llvm::StringRef function, llvm::ArrayRef<Argument> args) const;
+  /// Compiles and loads every kernel. Idempotent; a kernel that failed fails every time.
   llvm::Error load() const;
 
   /// Launches the kernels of one call of `function` on `stream` (a CUstream / cudaStream_t;
   /// null is the legacy default stream) and returns without waiting for them. `workspace` is
-  /// device memory of at least getWorkspaceSize() bytes when that is not 0. Errors: argument
-  /// mismatches, and what the driver reports at launch; faults inside a kernel surface, as in
-  /// CUDA, at the caller's next synchronisation.
+  /// device memory of at least getWorkspaceSize() bytes when that is not 0. A kernel launched
+  /// for the first time is compiled and loaded first (prepare()). Errors: argument mismatches,
+  /// a kernel that does not compile, and what the driver reports at launch; faults inside a
+  /// kernel surface, as in CUDA, at the caller's next synchronisation.
   llvm::Error run(llvm::StringRef function, llvm::ArrayRef<Argument> args, void *stream,
                   void *workspace = nullptr, uint64_t workspaceBytes = 0) const;
 
 private:
   friend struct ExecutableCodec; // the disk cache's entries (lib/softmax/API/CacheEntry.cpp)
+  friend struct ExecutableInternals; // compile() and the disk cache (lib/softmax/API/KernelStore.h)
   llvm::Expected<const HostProgram *> lookupProgram(llvm::StringRef function) const;
+  /// Compiles kernel `kernel` if needed and loads it on the device if needed.
+  llvm::Error loadKernel(unsigned kernel) const;
 
   CompileOptions options;
-  std::string image;
   std::vector<KernelInfo> kernels;
   std::vector<FunctionInfo> functions;
   std::vector<HostProgram> programs; ///< parallel to `functions`
-  std::unique_ptr<LoadedModule> loaded;
+  std::unique_ptr<KernelStore> store; ///< the kernels' sources, images and device state
 };
 
 } // namespace softmax::api

@@ -33,6 +33,13 @@ struct CompileOptions {
   /// compile() sets for each compile unless the process's command line gave -disable-lsr.
   bool loopStrengthReduction = true;
 
+  /// Compile each kernel when a call first launches it (or its image is asked for), instead of
+  /// every kernel before compile() returns. A dynamic program has a kernel for each dispatch
+  /// tier and variant, dozens of them, of which a call launches one or two. Off, a kernel that
+  /// fails to compile fails compile(); on, it fails the call that launches it. Does not change
+  /// the result.
+  bool lazyKernels = true;
+
   /// Verify the IR after every pass. The input is always verified once, when it is parsed;
   /// verifying after each pass costs ~40% of the pass time and only catches compiler bugs, so
   /// release builds leave it off (getDefaultVerifyPasses). Does not change the result.

@@ -28,7 +28,12 @@ def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
 
     Kernel names are `<function>_<n>_<plan>`, made PTX identifiers (characters other than
     letters, digits and `_` become `_`) and unique among the kernels, as is the module's name
-    (`softmax_kernels` unless a symbol already has it). The pass fails, naming the op, on what it
+    (`softmax_kernels` unless a symbol already has it). With `module-per-kernel` (the
+    softmax-to-nvvm pipeline's choice), each kernel is then moved into a `gpu.module` of its own,
+    named after the kernel (unique among the module's symbols), and the launches follow it: a
+    module is what the NVPTX back end compiles and the driver loads, so the pipeline compiles the
+    kernels in parallel and the C++ API compiles only those a call launches (docs/api.md). The
+    pass fails, naming the op, on what it
     does not lower: softmax ops outside a `func.func` of the top-level module (in a nested module
     or a `gpu.func`), functions on tensors without softmax ops, a function whose C interface
     `_mlir_ciface_<name>` is already a symbol, and plans that exceed the limits of `chip` (a
@@ -39,7 +44,9 @@ def LowerToGPUPass : Pass<"softmax-lower-to-gpu", "::mlir::ModuleOp"> {
            "GPU architecture whose limits the plans must fit (sm_80, sm_86, sm_89, sm_90, sm_90a)">,
     Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
            "Cap on every kernel's register budget (nvvm.maxnreg), 24 to 255; 0: each plan's "
-           "own. For occupancy experiments: below what a kernel needs, ptxas spills">
+           "own. For occupancy experiments: below what a kernel needs, ptxas spills">,
+    Option<"modulePerKernel", "module-per-kernel", "bool", /*default=*/"false",
+           "Put each kernel in a gpu.module of its own, named after the kernel">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -41,4 +41,21 @@ def SetBackendOptionsPass : Pass<"softmax-set-backend-options", "::mlir::ModuleO
   ];
 }
 
+def SerializeKernelsPass : Pass<"softmax-serialize-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile every gpu.module to a gpu.binary, the modules in parallel";
+  let description = [{
+    What upstream's `gpu-module-to-binary` does to the `gpu.module` ops directly in the module
+    (each one's targets serialized, through LLVM's NVPTX back end and, for `bin` and `fatbin`,
+    ptxas, into a `gpu.binary` of the same name and offloading handler), but with the modules
+    compiled in parallel on MLIR's thread pool: the pipeline puts each kernel in a module of its
+    own (softmax-lower-to-gpu's `module-per-kernel`), so a program of many kernels, such as a
+    dynamic width's dispatch tiers, compiles on every core. The binaries, and their order, are
+    those of a sequential run; with threading disabled (`--mlir-disable-threading`) it is one.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "isa (PTX), bin (cubin, needs ptxas) or fatbin">
+  ];
+}
+
 #endif // SOFTMAX_PIPELINES_PASSES_TD

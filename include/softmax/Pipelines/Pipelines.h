@@ -2,7 +2,8 @@
 //
 // One builder function serves softmax-opt (--softmax-to-nvvm), the runner, the tests and C++
 // embedders (SoftmaxCompiler::Pipelines, docs/embedding.md), so that all of them compile exactly
-// the same way. There is no C API.
+// the same way. The C++ API (softmax/API/Compile.h) runs the first half, then each kernel's
+// pipeline when a call first launches it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,12 +75,31 @@ llvm::Error verifySoftmaxToNVVMOptions(const SoftmaxToNVVMOptions &options);
 /// verifySoftmaxToNVVMOptions accepts. It is the two halves below, run back to back.
 void buildSoftmaxToNVVMPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
-/// The first half: softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu and clean-ups.
-/// Its output is host functions of gpu.launch_func ops and one gpu.module of kernels, the last
+/// The first half: softmax-fuse, softmax-select-strategy, softmax-lower-to-gpu (one gpu.module
+/// a kernel), gpu-kernel-outlining, nvvm-attach-target and the host functions' clean-up. Its
+/// output is host functions of gpu.launch_func ops and a gpu.module for each kernel, the last
 /// point where the launches are still ops (the C++ API reads its launch rules there).
 void buildSoftmaxToGPUPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
-/// The second half: upstream GPU -> NVVM -> gpu.binary and host -> LLVM, then softmax-check-ptx.
+/// One kernel module's way to the NVVM and LLVM dialects: `pm` runs on a gpu.module (nest it
+/// under a module, or run it on a module of its own). The passes of upstream's
+/// gpu-lower-to-nvvm-pipeline, with the same options, plus the kernel's clean-up that the first
+/// half leaves to it. serializeKernelModule compiles the result.
+void buildKernelToNVVMPipeline(OpPassManager &pm);
+
+/// Compiles `module` (after buildKernelToNVVMPipeline, with its #nvvm.target) with LLVM's NVPTX
+/// back end to `format`: isa (PTX), bin (cubin, through ptxas) or fatbin. The object's bytes, or
+/// failure after a diagnostic on the module. What softmax-serialize-kernels does to each module.
+FailureOr<SmallVector<char, 0>> serializeKernelModule(Operation *module, StringRef format);
+
+/// Sets LLVM's process-wide back-end options that have no per-module switch, as
+/// softmax-set-backend-options does before the kernels are compiled: `-disable-lsr` to the
+/// opposite of `loopStrengthReduction`, unless the process's command line gave it.
+void applyBackendOptions(bool loopStrengthReduction);
+
+/// The second half: softmax-set-backend-options, each kernel module through
+/// buildKernelToNVVMPipeline and softmax-serialize-kernels (in parallel over the modules), the
+/// host to the LLVM dialect as upstream's pipeline lowers it, then softmax-check-ptx.
 void buildGPUToNVVMBinaryPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
 /// Registers --softmax-to-nvvm and the pipeline's own passes.

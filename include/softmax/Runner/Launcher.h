@@ -35,11 +35,20 @@ class Launcher {
 public:
   virtual ~Launcher();
 
-  /// Loads the kernels (after the driver is loaded); the host code's were loaded when it was
-  /// JIT-compiled, and this reports what its module constructors met.
+  /// Loads the kernels (after the driver is loaded): the host code's were loaded when it was
+  /// JIT-compiled, and this reports what its module constructors met; the API's are compiled
+  /// and loaded for each case's call (compileCall, loadCall).
   virtual llvm::Error load() = 0;
   /// Gets a case's buffers ready for calls (argument lists, workspace). After allocate().
   virtual llvm::Error prepare(const Signature &signature, CaseBuffers &buffers) = 0;
+  /// Compiles every kernel, for runs that launch nothing (--compile-only, --emulate-device) and
+  /// so would otherwise compile none (api; the host code's are compiled with it).
+  virtual llvm::Error compileAll() { return llvm::Error::success(); }
+  /// Compiles the kernels the prepared call launches (api: each on its first use; the host
+  /// code's were compiled with it). An error is the program's.
+  virtual llvm::Error compileCall() { return llvm::Error::success(); }
+  /// Loads the kernels the prepared call launches on the device (api: each on its first use).
+  virtual llvm::Error loadCall() { return llvm::Error::success(); }
   /// Launches one call of the entry on `stream` and returns without waiting for it.
   virtual llvm::Error call(CaseBuffers &buffers, rt::CUstream stream) = 0;
   /// Times the calls that follow with device events (on) or stops timing them (off).

@@ -74,6 +74,9 @@ constexpr int kJitErrorLogBuffer = 5;          // CU_JIT_ERROR_LOG_BUFFER
 constexpr int kJitErrorLogBufferSizeBytes = 6; // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 constexpr int kJitOptimizationLevel = 7;       // CU_JIT_OPTIMIZATION_LEVEL
 
+// CUstreamCaptureMode values.
+constexpr int kStreamCaptureModeRelaxed = 2; // CU_STREAM_CAPTURE_MODE_RELAXED
+
 // Stream, event and managed-memory flags.
 constexpr unsigned kStreamDefault = 0x0;      // CU_STREAM_DEFAULT (synchronises with stream 0)
 constexpr unsigned kStreamNonBlocking = 0x1;  // CU_STREAM_NON_BLOCKING
@@ -175,6 +178,9 @@ public:
     // Optional (CUDA >= 11.8): needed only for thread-block clusters.
     CUresult (*cuLaunchKernelEx)(const cuda::LaunchConfig *config, CUfunction function,
                                  void **params, void **extra);
+    // Optional (CUDA >= 10.1): lets a module load while the caller's stream is being captured
+    // (CaptureModeRelaxer).
+    CUresult (*cuThreadExchangeStreamCaptureMode)(int *mode);
     CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
     CUresult (*cuStreamDestroy)(CUstream stream); // cuStreamDestroy_v2
     CUresult (*cuStreamSynchronize)(CUstream stream);

@@ -13,6 +13,7 @@
 
 #include "CompileCache.h"
 #include "HostProgram.h"
+#include "KernelStore.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/BinaryStreamReader.h"
@@ -172,8 +173,10 @@ std::string ExecutableCodec::encode(const Executable &executable) {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   Writer w(os);
-  w.string(executable.image);
+  KernelStore &store = ExecutableInternals::getStore(executable);
+  size_t index = 0;
   w.list(executable.kernels, [&](const KernelInfo &k) {
+    w.string(store[index++].source);
     w.string(k.name);
     for (int64_t size : k.block)
       w.integer<int64_t>(size);
@@ -220,16 +223,17 @@ llvm::Expected<std::shared_ptr<const Executable>>
 ExecutableCodec::decode(llvm::StringRef payload, const CompileOptions &options) {
   Reader r(payload);
   uint64_t n;
-  std::string image;
-  if (Error e = r.string(image))
-    return std::move(e);
-
   std::vector<KernelInfo> kernels;
-  if (Error e = r.count(n, 8 + 5 * 8 + 8))
+  if (Error e = r.count(n, 8 + 8 + 5 * 8 + 8))
     return std::move(e);
   kernels.resize(n);
-  for (KernelInfo &k : kernels) {
+  std::vector<std::string> sources(n);
+  for (auto [k, source] : llvm::zip(kernels, sources)) {
     uint64_t params;
+    if (Error e = r.string(source))
+      return std::move(e);
+    if (source.empty())
+      return corrupt("kernel " + llvm::Twine(&k - kernels.data()) + " has no source");
     if (Error e = r.string(k.name))
       return std::move(e);
     for (int64_t &size : k.block)
@@ -371,7 +375,7 @@ ExecutableCodec::decode(llvm::StringRef payload, const CompileOptions &options) 
   }
   if (!r.atEnd())
     return corrupt("bytes after the last field");
-  return std::make_shared<const Executable>(options, std::move(image), std::move(kernels),
+  return std::make_shared<const Executable>(options, std::move(kernels), std::move(sources),
                                             std::move(functions), std::move(programs));
 }
 

@@ -1,9 +1,11 @@
 //===- Compile.cpp - The C++ API's compile() and its cache ----------------===//
 //
-// The pipeline runs in its two halves (Pipelines.h): after the first, the host functions are
-// still gpu.launch_func ops on sizes, and HostProgram reads their launch rules and the kernels'
-// signatures; the second half makes the PTX/cubin, which the executable keeps in memory.
-// compile() looks the program up first in memory, then on disk (CompileCache.h).
+// The pipeline's first half runs here (Pipelines.h): after it, the host functions are still
+// gpu.launch_func ops on sizes, and HostProgram reads their launch rules and the kernels'
+// signatures; each kernel's module is kept as MLIR bytecode, and compiled to PTX/cubin when a
+// call first launches it (KernelStore.h, KernelCompiler.cpp) or, with lazyKernels off, before
+// compile() returns. compile() looks the program up first in memory, then on disk
+// (CompileCache.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +13,12 @@
 
 #include "CompileCache.h"
 #include "HostProgram.h"
+#include "KernelStore.h"
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax/Pipelines/Pipelines.h"
 #include "softmax/Registration.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -109,7 +113,10 @@ std::vector<KernelParam> getKernelParams(gpu::GPUFuncOp func) {
   return params;
 }
 
+/// The kernels of `module` and, parallel to them, their modules as MLIR bytecode (the pipeline
+/// gives each kernel a module of its own).
 LogicalResult readKernels(ModuleOp module, std::vector<KernelInfo> &kernels,
+                          std::vector<std::string> &sources,
                           llvm::StringMap<unsigned> &indices) {
   WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
@@ -132,8 +139,15 @@ LogicalResult readKernels(ModuleOp module, std::vector<KernelInfo> &kernels,
     if (auto registers = func->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
       kernel.maxRegisters = registers.getInt();
     kernel.params = getKernelParams(func);
+    std::string source;
+    llvm::raw_string_ostream os(source);
+    if (failed(writeBytecodeToFile(func->getParentOp(), os))) {
+      func.emitOpError("could not be written as bytecode");
+      return WalkResult::interrupt();
+    }
     indices[kernel.name] = kernels.size();
     kernels.push_back(std::move(kernel));
+    sources.push_back(std::move(source));
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -186,8 +200,9 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
     return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");
 
   std::vector<KernelInfo> kernels;
+  std::vector<std::string> sources;
   llvm::StringMap<unsigned> kernelIndices;
-  if (failed(readKernels(*module, kernels, kernelIndices)))
+  if (failed(readKernels(*module, kernels, sources, kernelIndices)))
     return diagnosticsError(diagnostics, "a kernel could not be read");
   std::vector<FunctionInfo> functions;
   std::vector<HostProgram> programs;
@@ -208,23 +223,7 @@ compileUncached(StringRef source, const CompileOptions &options, StringRef buffe
     return makeError("the program has no function to call (a public func.func on tensors "
                      "with softmax ops)");
 
-  PassManager toBinary(&context);
-  toBinary.enableVerifier(options.verifyPasses);
-  mlir::softmax::buildGPUToNVVMBinaryPipeline(toBinary, pipeline);
-  if (failed(toBinary.run(*module)))
-    return diagnosticsError(diagnostics, "the pipeline failed without a diagnostic");
-
-  std::string image;
-  for (auto binary : module->getOps<gpu::BinaryOp>()) {
-    auto objects = binary.getObjects().getAsRange<gpu::ObjectAttr>();
-    if (objects.empty())
-      continue;
-    image = (*objects.begin()).getObject().getValue().str();
-  }
-  if (image.empty() && !kernels.empty())
-    return makeError("the pipeline produced no kernel binary");
-
-  return std::make_shared<const Executable>(options, std::move(image), std::move(kernels),
+  return std::make_shared<const Executable>(options, std::move(kernels), std::move(sources),
                                             std::move(functions), std::move(programs));
 }
 
@@ -239,12 +238,9 @@ Cache &getCache() {
   return cache;
 }
 
-} // namespace
-
-namespace softmax::api {
-
+/// The executable of `source`: from memory, from disk, or compiled (up to its kernels).
 llvm::Expected<std::shared_ptr<const Executable>>
-compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
+lookupOrCompile(StringRef source, const CompileOptions &options, StringRef bufferName) {
   // The key first, from the text alone: a hit parses nothing.
   CacheKey key = computeCacheKey(options.str(), options.format != "isa",
                                  mlir::NVVM::getCUDAToolkitPath(), source);
@@ -285,16 +281,54 @@ compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
   bool writeFailed = static_cast<bool>(storeError);
   llvm::consumeError(std::move(storeError));
 
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  if (disk == DiskLookup::Hit) {
-    ++cache.stats.diskHits;
-  } else {
-    ++cache.stats.misses;
-    cache.stats.diskRejected += disk == DiskLookup::Rejected;
-    cache.stats.diskWrites += stored;
-    cache.stats.diskWriteFailures += writeFailed;
+  // Kernels it compiles go to the disk cache beside it.
+  KernelStore &store = ExecutableInternals::getStore(*executable);
+  if (directory) {
+    store.cacheDirectory = *directory;
+    store.programKey = key;
   }
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (disk == DiskLookup::Hit) {
+      ++cache.stats.diskHits;
+    } else {
+      ++cache.stats.misses;
+      cache.stats.diskRejected += disk == DiskLookup::Rejected;
+      cache.stats.diskWrites += stored;
+      cache.stats.diskWriteFailures += writeFailed;
+    }
+  }
+  std::lock_guard<std::mutex> lock(cache.mutex);
   return cache.executables.insert(key, std::move(executable));
+}
+
+} // namespace
+
+namespace softmax::api {
+
+llvm::Expected<std::shared_ptr<const Executable>>
+compile(StringRef source, const CompileOptions &options, StringRef bufferName) {
+  llvm::Expected<std::shared_ptr<const Executable>> executable =
+      lookupOrCompile(source, options, bufferName);
+  if (!executable || options.lazyKernels)
+    return executable;
+  // Every kernel now, whether the executable is new or cached (lazyKernels is not in the key).
+  for (unsigned k = 0; k < (*executable)->getKernels().size(); ++k)
+    if (llvm::Expected<llvm::StringRef> image = (*executable)->getKernelImage(k); !image)
+      return image.takeError();
+  return executable;
+}
+
+void recordKernelCompile(bool diskHit, bool written, bool writeFailed) {
+  Cache &cache = getCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  if (diskHit) {
+    ++cache.stats.kernelDiskHits;
+    return;
+  }
+  ++cache.stats.kernelCompiles;
+  cache.stats.kernelDiskWrites += written;
+  cache.stats.kernelDiskWriteFailures += writeFailed;
 }
 
 llvm::Expected<std::shared_ptr<const Executable>> compile(ModuleOp module,

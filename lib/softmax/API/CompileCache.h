@@ -2,8 +2,10 @@
 //
 // Internal to SoftmaxAPI. The key is a BLAKE3 digest computed before anything is parsed: a
 // memory hit then costs a hash of the program's text, and a disk hit a file read and a decode.
-// An entry on disk holds everything an Executable needs (CacheEntry.cpp), so a later process
-// neither parses nor compiles, and never needs ptxas or MLIR's passes for a known program.
+// An executable's entry on disk holds its launch rules and its kernels' sources
+// (CacheEntry.cpp), and each kernel compiled so far has an entry of its own holding its image,
+// so a later process neither parses nor compiles a known program, and compiles only the kernels
+// no process has compiled before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +75,8 @@ enum class DiskLookup { Absent, Rejected, Hit };
 
 /// Reads the entry of `key` under `directory` into `executable` (with `options`, the caller's).
 /// An entry that fails any check (magic, format version, key, length, checksum, structure) is
-/// Rejected and left for storeEntry to replace.
+/// Rejected and left for storeEntry to replace. The executable's kernels are then compiled
+/// when first needed, or read from their own entries (loadKernelEntry).
 DiskLookup loadEntry(llvm::StringRef directory, const CacheKey &key, const CompileOptions &options,
                      std::shared_ptr<const Executable> &executable);
 
@@ -81,6 +84,18 @@ DiskLookup loadEntry(llvm::StringRef directory, const CacheKey &key, const Compi
 /// so that a reader sees the old entry, the new one or none, never half of one.
 llvm::Error storeEntry(llvm::StringRef directory, const CacheKey &key,
                        const Executable &executable);
+
+/// The key of kernel `index` (named `name`) of the executable of key `program`: each compiled
+/// kernel is an entry of its own, written when it is compiled.
+CacheKey computeKernelKey(const CacheKey &program, unsigned index, llvm::StringRef name);
+/// A compiled kernel's image (PTX, cubin or fatbin), checked like an executable's entry.
+DiskLookup loadKernelEntry(llvm::StringRef directory, const CacheKey &key, std::string &image);
+llvm::Error storeKernelEntry(llvm::StringRef directory, const CacheKey &key,
+                             llvm::StringRef image);
+
+/// Counts a kernel compiled (`diskHit`: read from its entry instead) and what became of its
+/// entry, in compile()'s statistics (Compile.cpp).
+void recordKernelCompile(bool diskHit, bool written, bool writeFailed);
 
 /// The serialized form of an executable (CacheEntry.cpp), without the entry's header.
 std::string encodeExecutable(const Executable &executable);

@@ -10,6 +10,8 @@
 
 #include "softmax/API/Compile.h"
 
+#include <algorithm>
+#include <limits>
 #include <new>
 #include <string>
 #include <vector>
@@ -145,19 +147,42 @@ size_t softmax_cache_size(void) { return getCompileCacheSize(); }
 
 void softmax_cache_clear(void) { clearCompileCache(); }
 
-const char *softmax_executable_ptx(const softmax_executable *executable, size_t *size) {
-  llvm::StringRef ptx = executable ? executable->executable->getPTX() : llvm::StringRef();
-  if (size)
-    *size = ptx.size();
+softmax_error *softmax_executable_ptx(const softmax_executable *executable, const char **ptx,
+                                      size_t *size) {
+  if (!executable)
+    return makeError("executable is NULL");
+  if (!ptx)
+    return makeError("ptx (the result pointer) is NULL");
+  llvm::Expected<llvm::StringRef> text = executable->executable->getPTX();
+  if (!text)
+    return toError(text.takeError());
   // getPTX() views a std::string, which is NUL-terminated.
-  return ptx.empty() ? nullptr : ptx.data();
+  *ptx = text->data();
+  if (size)
+    *size = text->size();
+  return nullptr;
 }
 
-const void *softmax_executable_image(const softmax_executable *executable, size_t *size) {
-  llvm::StringRef image = executable ? executable->executable->getImage() : llvm::StringRef();
+softmax_error *softmax_executable_kernel_image(const softmax_executable *executable, size_t index,
+                                               const void **image, size_t *size) {
+  if (!executable)
+    return makeError("executable is NULL");
+  if (!image)
+    return makeError("image (the result pointer) is NULL");
+  llvm::Expected<llvm::StringRef> bytes =
+      executable->executable->getKernelImage(static_cast<unsigned>(
+          std::min<size_t>(index, std::numeric_limits<unsigned>::max())));
+  if (!bytes)
+    return toError(bytes.takeError());
+  *image = bytes->data();
   if (size)
-    *size = image.size();
-  return image.empty() ? nullptr : image.data();
+    *size = bytes->size();
+  return nullptr;
+}
+
+int softmax_executable_kernel_compiled(const softmax_executable *executable, size_t index) {
+  return executable && index < executable->executable->getKernels().size() &&
+         executable->executable->isKernelCompiled(static_cast<unsigned>(index));
 }
 
 size_t softmax_executable_num_kernels(const softmax_executable *executable) {
@@ -256,6 +281,16 @@ softmax_error *softmax_workspace_size(const softmax_executable *executable, cons
   if (bytes)
     *bytes = *size;
   return nullptr;
+}
+
+softmax_error *softmax_prepare(const softmax_executable *executable, const char *function,
+                               const softmax_argument *arguments, size_t num_arguments) {
+  if (softmax_error *error = checkHandle(executable, function))
+    return error;
+  llvm::SmallVector<Argument, 4> converted;
+  if (softmax_error *error = convert(arguments, num_arguments, converted))
+    return error;
+  return toError(executable->executable->prepare(function, converted));
 }
 
 softmax_error *softmax_load(const softmax_executable *executable) {

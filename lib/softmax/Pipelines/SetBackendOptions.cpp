@@ -36,9 +36,11 @@ struct SetBackendOptionsPass
     : softmax::impl::SetBackendOptionsPassBase<SetBackendOptionsPass> {
   using Base::Base;
 
-  void runOnOperation() override {
-    setUnlessGiven("disable-lsr", !loopStrengthReduction);
-  }
+  void runOnOperation() override { softmax::applyBackendOptions(loopStrengthReduction); }
 };
 
 } // namespace
+
+void mlir::softmax::applyBackendOptions(bool loopStrengthReduction) {
+  setUnlessGiven("disable-lsr", !loopStrengthReduction);
+}

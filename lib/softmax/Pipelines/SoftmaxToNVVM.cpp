@@ -6,8 +6,11 @@
 #include "softmax/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax/Target/TargetInfo.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -59,25 +62,81 @@ void mlir::softmax::buildSoftmaxToGPUPipeline(OpPassManager &pm,
   LowerToGPUPassOptions lower;
   lower.chip = options.chip;
   lower.maxRegisters = options.maxRegisters;
+  lower.modulePerKernel = true;
   pm.addPass(createLowerToGPUPass(lower));
+  // gpu.launch regions in functions without softmax ops become kernels too (as upstream's
+  // pipeline outlines them), and every kernel module gets the target it is compiled for.
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  // The host functions only: each kernel is cleaned up in its own module's pipeline
+  // (buildKernelToNVVMPipeline), where that work runs in parallel, or not at all for a kernel
+  // the C++ API never launches.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+}
+
+namespace {
+
+/// The passes that upstream's gpu-lower-to-nvvm-pipeline (MLIR 22) runs on the whole module,
+/// host and kernels alike, with its options: here on the host, and on each kernel's module,
+/// so that each kernel's IR goes through exactly what it went through there. `host` adds
+/// convert-func-to-llvm (a ModuleOp pass; the kernels are gpu.func, which it leaves alone).
+void addCommonLoweringPasses(OpPassManager &pm, bool host) {
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  if (host)
+    pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(index));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
+} // namespace
+
+void mlir::softmax::buildKernelToNVVMPipeline(OpPassManager &pm) {
+  // The first half leaves the kernel's clean-up to this pipeline.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  addCommonLoweringPasses(pm, /*host=*/false);
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  pm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::softmax::buildGPUToNVVMBinaryPipeline(OpPassManager &pm,
                                                  const SoftmaxToNVVMOptions &options) {
-  // LLVM options that only a process-wide switch sets, for upstream's gpu-module-to-binary.
+  // LLVM options that only a process-wide switch sets, for the kernels' code generation.
   SetBackendOptionsPassOptions backend;
   backend.loopStrengthReduction = options.loopStrengthReduction;
   pm.addPass(createSetBackendOptionsPass(backend));
-  // Upstream from here: gpu -> nvvm -> PTX/cubin, host -> llvm. The defaults of the upstream
-  // pipeline (sm_50, +ptx60) do not suit sm_90, so every target option is passed on.
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
-  nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // Each kernel module to NVVM and then to PTX/cubin: in parallel over the modules.
+  buildKernelToNVVMPipeline(pm.nest<gpu::GPUModuleOp>());
+  SerializeKernelsPassOptions serialize;
+  serialize.format = options.format;
+  pm.addPass(createSerializeKernelsPass(serialize));
+
+  // The host, as upstream's pipeline lowers it; the kernels are binaries by now, so the
+  // module-wide passes below no longer walk their IR.
+  addCommonLoweringPasses(pm, /*host=*/true);
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 
   CheckPTXPassOptions check;
   check.ptxFile = options.ptxFile;
@@ -105,4 +164,5 @@ void mlir::softmax::registerSoftmaxPipelines() {
       });
   registerCheckPTXPass();
   registerSetBackendOptionsPass();
+  registerSerializeKernelsPass();
 }

@@ -40,10 +40,9 @@ public:
       llvm::consumeError(rt::CudaDriver::get().free(workspace));
   }
 
-  llvm::Error load() override {
-    Phase phase("loading the kernels");
-    return executable->load();
-  }
+  // The kernels a case launches are compiled and loaded in prepare(), for its sizes: a dynamic
+  // program has dozens, of which a case uses one or two.
+  llvm::Error load() override { return llvm::Error::success(); }
 
   llvm::Error prepare(const Signature &signature, CaseBuffers &buffers) override {
     // The API's arguments: the source function's, then one buffer per result, each tensor with
@@ -74,6 +73,9 @@ public:
     if (!launches)
       return launches.takeError();
     launchesPerCall = static_cast<int64_t>(launches->size());
+    kernels.clear();
+    for (const api::Launch &launch : *launches)
+      kernels.push_back(launch.kernel);
     llvm::Expected<uint64_t> needed = executable->getWorkspaceSize(entry, arguments);
     if (!needed)
       return needed.takeError();
@@ -91,6 +93,27 @@ public:
       workspaceBytes = *needed;
     }
     return llvm::Error::success();
+  }
+
+  llvm::Error compileAll() override {
+    Phase phase("compiling every kernel");
+    for (unsigned k = 0; k < executable->getKernels().size(); ++k)
+      if (llvm::Expected<llvm::StringRef> image = executable->getKernelImage(k); !image)
+        return image.takeError();
+    return llvm::Error::success();
+  }
+
+  llvm::Error compileCall() override {
+    Phase phase("compiling the kernels of the call");
+    for (unsigned kernel : kernels)
+      if (llvm::Expected<llvm::StringRef> image = executable->getKernelImage(kernel); !image)
+        return image.takeError();
+    return llvm::Error::success();
+  }
+
+  llvm::Error loadCall() override {
+    Phase phase("loading the kernels of the call");
+    return executable->prepare(entry, arguments);
   }
 
   llvm::Error call(CaseBuffers &, rt::CUstream stream) override {
@@ -139,6 +162,7 @@ private:
   std::shared_ptr<const api::Executable> executable;
   std::string entry;
   std::vector<api::Argument> arguments;
+  std::vector<unsigned> kernels; ///< what the prepared call launches
   rt::CUdeviceptr workspace = 0;
   uint64_t workspaceBytes = 0;
   bool timing = false;
@@ -209,7 +233,7 @@ llvm::Expected<std::unique_ptr<Launcher>> createAPILauncher(ModuleOp module,
   options.cacheDir = settings.cacheDir;
   std::shared_ptr<const api::Executable> executable;
   {
-    Phase phase("compiling the kernels (the C++ API's compile())");
+    Phase phase("compiling up to the kernels (the C++ API's compile())");
     llvm::Expected<std::shared_ptr<const api::Executable>> compiled =
         api::compile(module, options);
     if (!compiled)
@@ -219,15 +243,21 @@ llvm::Expected<std::unique_ptr<Launcher>> createAPILauncher(ModuleOp module,
   if (!executable->lookupFunction(entry))
     return makeError("the compiled program has no host function @" + entry);
   if (!settings.ptxFile.empty()) {
-    // As the pipeline's ptx-file option: '-' is standard error.
+    // As the pipeline's ptx-file option: '-' is standard error. Every kernel is compiled for it.
+    llvm::Expected<llvm::StringRef> ptx = [&] {
+      Phase phase("compiling every kernel, for the PTX file");
+      return executable->getPTX();
+    }();
+    if (!ptx)
+      return ptx.takeError();
     if (settings.ptxFile == "-") {
-      llvm::errs() << executable->getPTX();
+      llvm::errs() << *ptx;
     } else {
       std::error_code ec;
       llvm::raw_fd_ostream os(settings.ptxFile, ec, llvm::sys::fs::OF_Text);
       if (ec)
         return makeError("cannot write '" + settings.ptxFile + "': " + ec.message());
-      os << executable->getPTX();
+      os << *ptx;
     }
   }
   return std::make_unique<APILauncher>(std::move(executable), entry.str());

@@ -401,13 +401,23 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     if (err)
       return caseDeviceError(report, "inputs", std::move(err));
   }
-  if (session.launcher)
+  if (session.launcher) {
     if (llvm::Error err = session.launcher->prepare(signature, buffers)) {
       std::string line = "the arguments of " + session.symbol + ": " + errorLine(std::move(err));
       llvm::errs() << "softmax-run: " << line << "\n";
       report.errors.push_back(line);
       return endCase(report, kExitUsage, "USAGE-ERROR");
     }
+    if (llvm::Error err = session.launcher->compileCall()) {
+      std::string line = errorLine(std::move(err));
+      llvm::errs() << "softmax-run: " << line << "\n";
+      report.errors.push_back(line);
+      return endCase(report, kExitUsage, "COMPILE-ERROR");
+    }
+    if (!session.noDevice)
+      if (llvm::Error err = session.launcher->loadCall())
+        return caseDeviceError(report, "loading the kernels", std::move(err));
+  }
   for (const DeviceTensor &tensor : buffers.tensors)
     report.idealBytes += tensor.spec.getNumElements() * tensor.elementBytes();
   report.fitsInL2 = report.idealBytes < driver.info().l2CacheBytes;
@@ -625,6 +635,13 @@ int runProgram(RunnerOptions options) {
       return finish(session, kExitUsage, "COMPILE-ERROR");
     }
     session.launcher = std::move(*launcher);
+    // A run that launches nothing compiles every kernel, so that it still proves they compile.
+    if (opts.compileOnly || opts.emulateDevice)
+      if (llvm::Error err = session.launcher->compileAll()) {
+        llvm::errs() << llvm::toString(std::move(err)) << "\n";
+        base.errors.push_back("a kernel did not compile (diagnostics above)");
+        return finish(session, kExitUsage, "COMPILE-ERROR");
+      }
   } else {
     compiled = module->clone();
     if (failed(compileProgram(*compiled, opts.pipeline))) {

@@ -192,6 +192,8 @@ llvm::Error CudaDriver::loadOnce(int deviceOrdinal) {
     require(fns.cuEventElapsedTime, "cuEventElapsedTime");
   // Optional: clusters need it, nothing else does.
   resolve(library, "cuLaunchKernelEx", fns.cuLaunchKernelEx);
+  // Optional: loading a kernel during a CUDA graph capture needs it.
+  resolve(library, "cuThreadExchangeStreamCaptureMode", fns.cuThreadExchangeStreamCaptureMode);
 
   // Where the library came from, for the messages below.
   std::string libraryPath = libraryName;

@@ -522,9 +522,32 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
                           builder.getI32IntegerAttr(static_cast<int32_t>(
                               std::min<int64_t>(budget.getInt(), maxRegisters))));
       });
+    if (modulePerKernel)
+      splitKernels(module, kernels);
   }
 
 private:
+  /// Moves each kernel of `kernels` into a gpu.module of its own, named after the kernel (made
+  /// unique among `module`'s symbols), in the same order, and points the launches at it.
+  static void splitKernels(ModuleOp module, gpu::GPUModuleOp kernels) {
+    OpBuilder builder(module.getContext());
+    builder.setInsertionPointAfter(kernels);
+    StringAttr oldName = kernels.getSymNameAttr();
+    llvm::DenseMap<StringAttr, SymbolRefAttr> moved;
+    for (auto kernel : llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>())) {
+      auto own = gpu::GPUModuleOp::create(builder, kernel.getLoc(),
+                                          uniqueSymbolName(module, kernel.getName()));
+      kernel->moveBefore(own.getBody(), own.getBody()->end());
+      moved[kernel.getNameAttr()] = SymbolRefAttr::get(
+          own.getSymNameAttr(), {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+    }
+    kernels.erase();
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() == oldName)
+        launch.setKernelAttr(moved.lookup(launch.getKernelName()));
+    });
+  }
+
   /// The pass lowers the softmax ops of the functions directly in `module`; any other would
   /// be left behind and fail obscurely later.
   static LogicalResult checkReachable(ModuleOp module) {

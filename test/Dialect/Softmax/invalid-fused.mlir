@@ -248,3 +248,21 @@ func.func @strided_axis_on_last_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>]} : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// The kernel size bound (FusedOp::getUnrolledWork): vector * chunks * (4 + prologue steps) is at
+// most 1024. 256 values a thread through 4 steps unroll 2048.
+func.func @unrolls_too_much(%x: tensor<8x65536xf32>) -> tensor<8x65536xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 64>) unrolls 256 values a thread through 4 prologue steps: vector * chunks * (4 + steps) = 2048 exceeds the kernel size bound of 1024 (compile time grows with it); give a thread fewer values a span or split the prologue}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<1.0e-1>, #softmax.scale<1.0e-1>, #softmax.scale<1.0e-1>, #softmax.scale<1.0e-1>] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 64>]} : tensor<8x65536xf32> -> tensor<8x65536xf32>
+  return %0 : tensor<8x65536xf32>
+}
+
+// -----
+
+// At the bound: 256 values a thread and no step (4 * 256 = 1024).
+func.func @at_the_bound(%x: tensor<8x65536xf32>) -> tensor<8x65536xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 64>]} : tensor<8x65536xf32> -> tensor<8x65536xf32>
+  return %0 : tensor<8x65536xf32>
+}

@@ -241,6 +241,11 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     vectors), the last runs otherwise; `softmax-select-strategy` lists narrower vectors so for
     rows off the widest vector's boundary.
 
+    The code a kernel unrolls for one thread is bounded: each of the `vector * chunks` values a
+    plan gives a thread goes through the prologue's steps and a few operations of its own, so an
+    entry may have `vector * chunks * (4 + number of prologue steps)` of at most 1024; a longer
+    chain or a wider span is rejected (compile time grows with it: docs/compile-time.md).
+
     ```mlir
     %y = softmax.fused softmax %x axis = 2
            prologue [#softmax.scale<1.250000e-01>, #softmax.mask<causal, offset = 0, fill = 0xFFF0000000000000>]
@@ -284,6 +289,16 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// Whether a padding or causal mask of the prologue fills -inf: the lanes it removes need
     /// not be read (the kernels read each row up to the mask's limit).
     bool hasLimitingMask();
+    /// The element operations a kernel of `plan` unrolls for one thread: its `vector * chunks`
+    /// values, each through the prologue's steps and kOpsPerValue operations of its own (load,
+    /// max, exp, sum, normalisation, store). At most kMaxUnrolledWork (verifyStrategies): the
+    /// kernels' size, and their compile time, grow with it.
+    int64_t getUnrolledWork(::mlir::softmax::StrategyAttr plan) {
+      return plan.getVector() * plan.getChunks() *
+             (kOpsPerValue + static_cast<int64_t>(getPrologue().size()));
+    }
+    static constexpr int64_t kOpsPerValue = 4;
+    static constexpr int64_t kMaxUnrolledWork = 1024;
   }];
 }
 

@@ -458,6 +458,15 @@ LogicalResult FusedOp::verifyStrategies() {
             plan.getPlan(), plan.getLanes(), plan.getRows(), plan.getVector(), plan.getChunks(),
             plan.getCluster())))
       return failure();
+    if (int64_t work = getUnrolledWork(plan); work > kMaxUnrolledWork)
+      return emitOpError() << "'strategies' entry " << i << " (" << plan << ") unrolls "
+                           << plan.getVector() * plan.getChunks()
+                           << " values a thread through " << getPrologue().size()
+                           << " prologue steps: vector * chunks * (" << kOpsPerValue
+                           << " + steps) = " << work << " exceeds the kernel size bound of "
+                           << kMaxUnrolledWork
+                           << " (compile time grows with it); give a thread fewer values a span "
+                              "or split the prologue";
   }
   // A softmax over a non-last axis has one plan, strided_axis (any axis size); the row plans
   // are for the last axis.

@@ -296,6 +296,37 @@ private:
   int64_t sharedMemoryBytes;
 };
 
+/// Keeps `op`'s kernels within the size bound (FusedOp::getUnrolledWork), which only a long
+/// prologue makes the plans above exceed: a two-pass plan (chunked_online, row_shared) takes
+/// fewer chunks (and, past one chunk, a narrower vector) a span; a plan that holds the row goes,
+/// and the widths it served go to the next plan, or, for a static width, to chunked_online.
+void fitUnrolledWork(FusedOp op, SmallVectorImpl<Attribute> &plans, StrategyAttr chunked) {
+  int64_t perValue = FusedOp::kOpsPerValue + static_cast<int64_t>(op.getPrologue().size());
+  auto fits = [&](StrategyAttr plan) {
+    return op.getUnrolledWork(plan) <= FusedOp::kMaxUnrolledWork;
+  };
+  auto shrink = [&](StrategyAttr plan) {
+    int64_t values = std::max<int64_t>(1, FusedOp::kMaxUnrolledWork / perValue);
+    int64_t vector = std::min(plan.getVector(), int64_t(llvm::bit_floor(uint64_t(values))));
+    int64_t chunks = std::clamp<int64_t>(values / vector, 1, plan.getChunks());
+    return StrategyAttr::get(op.getContext(), plan.getPlan(), plan.getLanes(), plan.getRows(),
+                             vector, chunks, plan.getCluster());
+  };
+  SmallVector<Attribute> kept;
+  for (Attribute entry : plans) {
+    auto plan = cast<StrategyAttr>(entry);
+    bool twoPass = plan.getPlan() == KernelPlan::chunked_online ||
+                   plan.getPlan() == KernelPlan::row_shared;
+    if (fits(plan))
+      kept.push_back(plan);
+    else if (twoPass)
+      kept.push_back(shrink(plan));
+  }
+  if (kept.empty())
+    kept.push_back(shrink(chunked));
+  plans.assign(kept.begin(), kept.end());
+}
+
 struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategyPass> {
   using Base::Base;
 
@@ -339,7 +370,7 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         // A non-last axis: the strided_axis kernels, without a transpose (AxisPlan.h).
         op.setStrategiesAttr(ArrayAttr::get(
             &getContext(), {selectStridedAxisPlan(op, *target, budget, threads)}));
-        return WalkResult::advance();
+        return succeeded(op.verifyStrategies()) ? WalkResult::advance() : WalkResult::interrupt();
       }
       int64_t elementBytes =
           std::max(type.getElementTypeBitWidth(),
@@ -443,8 +474,10 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
             plans.push_back(plan);
         plans.push_back(planner.chunkedPlan(vector));
       }
+      fitUnrolledWork(op, plans, planner.chunkedPlan(vector));
       op.setStrategiesAttr(ArrayAttr::get(&getContext(), plans));
-      return WalkResult::advance();
+      // A prologue too long for even one value a span fails the size bound: the verifier says so.
+      return succeeded(op.verifyStrategies()) ? WalkResult::advance() : WalkResult::interrupt();
     });
     if (result.wasInterrupted())
       signalPassFailure();

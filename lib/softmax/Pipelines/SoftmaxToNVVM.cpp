@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -81,9 +82,20 @@ void mlir::softmax::buildSoftmaxToGPUPipeline(OpPassManager &pm,
 
 namespace {
 
+/// The canonicalizer for a kernel's IR: folding and patterns without region simplification
+/// (merging and erasing blocks). That took half of the canonicalizer's time on the kernels
+/// (the attention chain's two kernels: 13-15 of 20-30 ms), and LLVM's own CFG simplification
+/// does the same: the PTX of all 723 kernels of the examples and test/Pipelines/ptxas-no-spills*
+/// is the same with it or without (bench/results/2026-12-03-cpu/ptx-identity.txt).
+std::unique_ptr<Pass> createKernelCanonicalizerPass() {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return createCanonicalizerPass(config);
+}
+
 /// The passes that upstream's gpu-lower-to-nvvm-pipeline (MLIR 22) runs on the whole module,
-/// host and kernels alike, with its options: here on the host, and on each kernel's module,
-/// so that each kernel's IR goes through exactly what it went through there. `host` adds
+/// host and kernels alike, with its options: here on the host, and on each kernel's module
+/// (with the kernel canonicalizer above). `host` adds
 /// convert-func-to-llvm (a ModuleOp pass; the kernels are gpu.func, which it leaves alone).
 void addCommonLoweringPasses(OpPassManager &pm, bool host) {
   pm.addPass(createConvertVectorToSCFPass());
@@ -97,7 +109,7 @@ void addCommonLoweringPasses(OpPassManager &pm, bool host) {
   ConvertIndexToLLVMPassOptions index;
   index.indexBitwidth = 64;
   pm.addPass(createConvertIndexToLLVMPass(index));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(host ? createCanonicalizerPass() : createKernelCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
@@ -105,14 +117,14 @@ void addCommonLoweringPasses(OpPassManager &pm, bool host) {
 
 void mlir::softmax::buildKernelToNVVMPipeline(OpPassManager &pm) {
   // The first half leaves the kernel's clean-up to this pipeline.
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKernelCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   addCommonLoweringPasses(pm, /*host=*/false);
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   pm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKernelCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -8,6 +8,8 @@ docs/python.md). Two parts:
    and with out=), Executable.run, the torch op, torch.softmax, a torch.compile'd softmax and
    the seed's Triton kernel; and the pieces of the fast path (torch calls, the ctypes call) to
    show where the time goes. Goal: <= 10 us a call.
+1b. The first call of a new program: compile up to the kernels, the launched kernels' compile
+   and load, the launch (the compile time a user sees), beside a compile of every kernel.
 2. Bandwidth on the same tensors (>= 256 MiB, far above the 60 MB L2), each system as a fraction
    of a device-to-device copy of the same bytes (one read of the input, one write of the
    output) measured in the same process: ours through softmax(out=) with a dynamic program
@@ -21,7 +23,7 @@ docs/python.md). Two parts:
 
     python_bench.py OUT.json [--commit SHA] [--budget-s 150]
 
-Writes OUT.json ({"header": ..., "host": [...], "rows": [...]}) and prints the tables last.
+Writes OUT.json ({"header": ..., "host": [...], "first": [...], "rows": [...]}) and prints the tables last.
 Past the time budget the remaining torch.compile measurements are recorded as skipped.
 """
 import argparse
@@ -218,6 +220,60 @@ def host_overhead(torch, sc, op, triton_softmax):
 
 
 # ----------------------------------------------------------------------------------------------
+# 1b. The first call of a new program (compile time as a user sees it)
+# ----------------------------------------------------------------------------------------------
+
+FIRST_CALLS = [
+    # (label, build_softmax_program options, the call's input shape, its dtype)
+    ("f32 dynamic softmax, 64x4096", dict(shape=(None, None), dtype="f32"), (64, 4096), "f32"),
+    ("bf16 dynamic softmax, 64x3000", dict(shape=(None, None), dtype="bf16"), (64, 3000), "bf16"),
+    ("bf16 dynamic attention (scale, causal), 2x1024x1024",
+     dict(shape=(None, None, None), dtype="bf16", scale=0.125, causal=True), (2, 1024, 1024),
+     "bf16"),
+    ("f32 static softmax, 4096x4096", dict(shape=(4096, 4096), dtype="f32"), (4096, 4096), "f32"),
+]
+
+
+def first_calls(torch, sc):
+    """Wall time of a program's first call (compile() up to the kernels, the launched kernels'
+    compile and module load, the launch, a synchronisation), with the in-memory cache emptied
+    and the disk cache off, the minimum of 3; beside it the second call, and a compile of every
+    kernel (compile() and then the PTX: what a first call cost before kernels were compiled on
+    first use, the driver's load of every module not counted)."""
+    torch_types = {"f32": torch.float32, "bf16": torch.bfloat16}
+    rows = []
+    for label, options, shape, dname in FIRST_CALLS:
+        try:
+            source = sc.build_softmax_program(**options)
+            x = torch.randn(*shape, device="cuda", dtype=torch_types[dname])
+            y = torch.empty_like(x)
+            first, second, every = [], [], []
+            for _ in range(3):
+                sc.cache_clear()
+                t0 = time.perf_counter()
+                exe = sc.compile(source, cache_dir="off")
+                exe.run("softmax", x, y)
+                torch.cuda.synchronize()
+                t1 = time.perf_counter()
+                exe.run("softmax", x, y)
+                torch.cuda.synchronize()
+                t2 = time.perf_counter()
+                first.append((t1 - t0) * 1e3)
+                second.append((t2 - t1) * 1e3)
+                sc.cache_clear()
+                t0 = time.perf_counter()
+                kernels = len(sc.compile(source, cache_dir="off").ptx.split("// gpu.binary @")) - 1
+                every.append((time.perf_counter() - t0) * 1e3)
+            rows.append(dict(call=label, first_ms=min(first), second_ms=min(second),
+                             all_kernels_ms=min(every), kernels=kernels))
+        except Exception as error:  # noqa: BLE001 - one failing row must not stop the bench
+            traceback.print_exc(limit=3)
+            rows.append(dict(call=label, error=f"{type(error).__name__}: {str(error)[:300]}"))
+        print(f"first call {label}: {rows[-1]}", flush=True)
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------
 # 2. Bandwidth
 # ----------------------------------------------------------------------------------------------
 
@@ -343,6 +399,12 @@ def print_tables(result):
         value = (f"{fmt(r.get('median_us'), '7.2f')} / {fmt(r.get('p90_us'), '7.2f')}"
                  if "error" not in r else r["error"][:60])
         print(f"  {r['kind']:<5} {r['call']:<42} {value}")
+    print("first call of a new program (compile, kernel load, launch, sync; ms, min of 3), the "
+          "second call, and a compile of every kernel:")
+    for r in result.get("first", []):
+        value = (f"{r['first_ms']:8.1f} {r['second_ms']:8.3f} {r['all_kernels_ms']:8.1f} "
+                 f"({r['kernels']} kernels)" if "error" not in r else r["error"][:60])
+        print(f"  {r['call']:<54} {value}")
     print("bandwidth, fraction of a device-to-device copy of the same bytes (higher is "
           "better; * = mismatch or error, see JSON):")
     print(f"  {'case':<10} {'dtype':<5} {'shape':<16} {'copy_us':>8} " +
@@ -384,12 +446,17 @@ def main():
     import softmax_compiler as sc
     op = sc.register_torch_op()
     triton_softmax, triton_attention = triton_kernels(triton, tl)
-    result = dict(header=header(args, torch, triton), host=[], rows=[])
+    result = dict(header=header(args, torch, triton), host=[], first=[], rows=[])
     status = 0
     # Each part on its own: a failure in one still leaves the other's numbers.
     try:
         result["host"] = host_overhead(torch, sc, op, triton_softmax)
     except Exception:  # noqa: BLE001 - write what there is
+        traceback.print_exc()
+        status = 1
+    try:
+        result["first"] = first_calls(torch, sc)
+    except Exception:  # noqa: BLE001
         traceback.print_exc()
         status = 1
     try:

@@ -15,7 +15,8 @@ runner's tolerances (lib/softmax/Runner/Compare.cpp). Checks, by category:
   masked    fully masked rows: masked_rows='zero' (softmax) and 'nan' (log_softmax, as torch)
   dim       softmax over dim 0 and 1 (moved to the last axis, a documented copy)
   static    shapes='static'
-  graph     captured in a CUDA graph (out= and allocating), replayed on poisoned outputs
+  graph     captured in a CUDA graph (out= and allocating), replayed on poisoned outputs;
+            a program whose first call (compile and kernel load) is inside the capture
   compile   the torch op inside torch.compile(fullgraph=True) (default and
             mode='reduce-overhead'), and the fake implementation's strides
   cupy      a CuPy array (skipped without CuPy)
@@ -358,6 +359,22 @@ def check_graph():
         check("graph", "chain-bf16->f32/2x16x4096", y,
               reference(x, scale=0.3, bias=bias, causal_offset=4096 - 16, log=True), log=True)
     guarded("graph", "chain-bf16->f32/2x16x4096", chain)
+
+    def first_launch():
+        # Nothing compiled or loaded before the capture: a program no other check uses (its
+        # scale) is compiled, and its kernel compiled and loaded, inside torch.cuda.graph's
+        # capture (global mode; the module is loaded in the relaxed capture mode).
+        x = randn((37, 777), torch.float32, seed=95)
+        y = poisoned_like(x)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            sc.softmax(x, scale=0.777, out=y)
+        y.fill_(POISON)
+        graph.replay()
+        torch.cuda.synchronize()
+        check("graph", "first-launch-in-capture/f32/37x777", y, reference(x, scale=0.777))
+    guarded("graph", "first-launch-in-capture/f32/37x777", first_launch)
 
 
 def check_compile():

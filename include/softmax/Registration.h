@@ -3,7 +3,8 @@
 // A selective registry shared by softmax-opt, softmax-run, the tests and embedders (installed as
 // SoftmaxCompiler::Registration, docs/embedding.md): the softmax dialect, the upstream dialects
 // and interfaces its lowering produces, and the passes (the project's and the upstream ones a
-// user needs to run the pipeline step by step). There is no C API.
+// user needs to run the pipeline step by step). The C API (include/softmax-c/Softmax.h) compiles
+// through the C++ API (softmax/API/Compile.h), which registers these itself.
 //
 //===----------------------------------------------------------------------===//
 

@@ -120,6 +120,10 @@ def execute(ops, env, ctx):
                 env[res[0]] = int(lit)
             elif ty == "f32":
                 env[res[0]] = bits_to_f32(lit) if lit.startswith("0x") else np.float32(float(lit))
+            elif lit.startswith("dense<") and ty and ty.startswith("vector<"):
+                splat = re.match(r"dense<([^>]+)>", lit).group(1)
+                n = int(re.match(r"vector<(\d+)x", ty).group(1))
+                env[res[0]] = [np.float32(float(splat))] * n
             else:
                 raise NotImplementedError(text)
         elif name in ("arith.addi", "arith.muli", "arith.divui", "arith.remui", "arith.ceildivui",
@@ -201,6 +205,23 @@ def execute(ops, env, ctx):
         elif name == "vector.extract":
             pos = int(re.search(r"\[(\d+)\]", text).group(1))
             env[res[0]] = val(0)[pos]
+        elif name == "vector.bitcast":
+            # Only the packing of 16-bit elements into 32-bit words and back is modelled: a word
+            # is the pair of elements it holds, so a round trip is exact.
+            m = re.search(r":\s*vector<(\d+)x(\w+)>\s+to\s+vector<(\d+)x(\w+)>", text)
+            src, dst = m.group(2), m.group(4)
+            v = val(0)
+            if src in ("bf16", "f16") and dst == "i32":
+                env[res[0]] = [(v[i], v[i + 1]) for i in range(0, len(v), 2)]
+            elif src == "i32" and dst in ("bf16", "f16"):
+                env[res[0]] = [x for word in v for x in word]
+            else:
+                raise NotImplementedError(text)
+        elif name == "llvm.inline_asm":
+            # The kernels use inline assembly only as an opaque copy of a register (mov.b32).
+            if '"mov.b32 $0, $1;"' not in text:
+                raise NotImplementedError(text)
+            env[res[0]] = val(0)
         elif name == "vector.from_elements":
             env[res[0]] = [env[o] for o in operands]
         elif name == "vector.broadcast":

@@ -64,6 +64,22 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
   return vector * chunks + 4 * vector + 56;
 }
 
+/// The same for a kernel that holds its loaded 16-bit vectors packed, two values a register,
+/// and converts them at each use (AxisKernel.cpp, holdsPackedValues): half a register a value,
+/// two per column and 32 for addresses and indices; where the rows of a column are in different
+/// warps only (lanes >= 32, rows > 1), a register and a half a value: ptxas then keeps f32
+/// copies across the barriers of the reductions. Calibrated with ptxas -v (the least
+/// `.maxnreg` without a spill): 16, 32, 64 and 128 values a thread on vectors of 8 in one row
+/// 40, 64, 72 and 112; 64 on 4 or 2 lanes 72, on 4 lanes of f32 results 64; 48 and 64 on 128
+/// or 32 lanes of 2 or 8 rows 88 and 112-120.
+inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_t vector,
+                                             int64_t chunks) {
+  int64_t values = vector * chunks;
+  if (lanes >= 32 && rows > 1)
+    return values * 3 / 2 + 24;
+  return values / 2 + 2 * vector + 32;
+}
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_TARGET_TARGETINFO_H

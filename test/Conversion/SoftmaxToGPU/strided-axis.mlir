@@ -57,9 +57,15 @@ func.func @registers(%x: tensor<16x64x1024xf32>) -> tensor<16x64x1024xf32> {
 // CHECK-LABEL: func.func @axis0_bf16
 // CHECK: memref.expand_shape %{{.+}} {{\[}}[0, 1], [2, 3]] output_shape [1, 512, 1, 4096]
 // CHECK: arith.ceildivui %{{.+}}, %c32 : index
+// The 64 values a thread stay packed, two a register, until each use (holdsPackedValues):
+// the words pass through an opaque mov so that LLVM does not keep f32 copies, and the kernel
+// asks for 80 registers where f32 values needed 152 (the log_softmax twin below).
 // CHECK-LABEL: gpu.func @axis0_bf16_0_strided_axis(
 // CHECK-SAME: workgroup(%{{.+}} : memref<512xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
 // CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK: vector.bitcast %{{.+}} : vector<8xbf16> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
 // CHECK: arith.extf
 // CHECK: arith.mulf %{{.+}}, %cst{{.*}} : f32
 // CHECK: gpu.shuffle  xor %{{.+}}, %c4_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
@@ -72,6 +78,26 @@ func.func @registers(%x: tensor<16x64x1024xf32>) -> tensor<16x64x1024xf32> {
 func.func @axis0_bf16(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
   %0 = softmax.fused softmax %x axis = 0 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]} : tensor<512x4096xbf16> -> tensor<512x4096xbf16>
   return %0 : tensor<512x4096xbf16>
+}
+
+// -----
+
+// log_softmax keeps its values as f32 (packed, ptxas kept the shifted values it shares with the
+// sum live anyway: 112-120 registers), as does a dynamic C, whose kernel also has the online path.
+// CHECK-LABEL: gpu.func @axis0_bf16_log_0_strided_axis(
+// CHECK-SAME: nvvm.maxnreg = 152 : i32
+// CHECK-NOT: llvm.inline_asm
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @axis0_bf16_dynamic_0_strided_axis(
+// CHECK-NOT: llvm.inline_asm
+// CHECK: gpu.return
+func.func @axis0_bf16_log(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]} : tensor<512x4096xbf16> -> tensor<512x4096xbf16>
+  return %0 : tensor<512x4096xbf16>
+}
+func.func @axis0_bf16_dynamic(%x: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]} : tensor<?x4096xbf16> -> tensor<?x4096xbf16>
+  return %0 : tensor<?x4096xbf16>
 }
 
 // -----

@@ -40,6 +40,7 @@
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -143,12 +144,29 @@ int64_t rowsPerWarp(StrategyAttr plan) {
 }
 int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(plan); }
 
+/// Whether the vector kernel holds its loaded vectors as they came rather than as f32: 16-bit
+/// storage, two values a 32-bit register, converted again at each of their three uses (max,
+/// sum, normalisation; the exp is computed twice). Values held as f32 took twice the registers
+/// of their bytes: 64 bf16 values a thread needed 138-168 registers, one block of 256 threads a
+/// multiprocessor, a quarter of the f32 kernels' bytes in flight (0.26-0.63x copy, against
+/// 0.95-0.99 for f32: bench/results/2026-12-01-h200/axis-bench-f712367.txt, profile-f712367.txt);
+/// packed they need 72-80. Plain softmax of a static C on the register path only: a dynamic C's
+/// kernel also holds the online path's f32 values, and log_softmax needed 112-120 registers
+/// packed (ptxas keeps the shifted values it shares with the sum).
+bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized) {
+  int64_t c = op.getRowWidth();
+  return vectorized && op.getInput().getType().getElementTypeBitWidth() == 16 &&
+         plan.getVector() % 2 == 0 && op.getNormalization() == Normalization::softmax &&
+         !ShapedType::isDynamic(c) && c <= plan.getRows() * plan.getChunks();
+}
+
 /// Emits the body of one strided_axis kernel.
 class AxisEmitter : public KernelEmitterBase {
 public:
   AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
               bool vectorized)
-      : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized) {}
+      : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized),
+        packedValues(holdsPackedValues(op, plan, vectorized)) {}
 
   void emit();
 
@@ -160,6 +178,14 @@ private:
   SmallVector<Value> load(Value c);
   void store(Value c, ArrayRef<Value> values);
 
+  /// A vector as loaded (16-bit storage: two values a register) and whether it is in the
+  /// tensor; `expand` gives its f32 values (prologue applied, -inf outside) at each use.
+  struct Packed {
+    Value raw, valid;
+  };
+  Packed loadPacked(Value c);
+  SmallVector<Value> expand(const Packed &packed);
+
   using Tuple = SmallVector<Value, 2>;
   /// Combines each column's partials (one tuple a column slot) over the `rows` threads of the
   /// column, tuple element i in shared buffer `buffer + i`.
@@ -169,9 +195,11 @@ private:
   SmallVector<Value> combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer);
 
   void emitRegisterPath();
+  void emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed);
   void emitOnlinePath();
 
   bool vectorized;
+  bool packedValues;
 
   Value in, out, smem;
   SmallVector<Value> scalarFactors;
@@ -226,6 +254,50 @@ SmallVector<Value> AxisEmitter::load(Value c) {
           return applyPrologue(toF32(x));
         },
         [&] { return negInf(); }));
+  return values;
+}
+
+AxisEmitter::Packed AxisEmitter::loadPacked(Value c) {
+  Type elementType = op.getInput().getType().getElementType();
+  auto rawType = VectorType::get({vector}, elementType);
+  Value valid = andi(cmpi(arith::CmpIPredicate::ult, c, axisSize), colValid[0]);
+  Value raw = ifElse(
+      valid, rawType,
+      [&] {
+        return vector::LoadOp::create(b, loc, rawType, in,
+                                      ValueRange{outer, c, colMid[0], colLast[0]},
+                                      /*nontemporal=*/false, llvm::MaybeAlign(vector * 2))
+            .getResult();
+      },
+      [&] {
+        return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
+      });
+  return {raw, valid};
+}
+
+SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
+  // Each 32-bit word passes through an opaque `mov` so that LLVM does not merge the
+  // conversions of the three uses into one set of f32 values live across the reductions.
+  auto wordsType = VectorType::get({vector / 2}, b.getI32Type());
+  Value words = vector::BitCastOp::create(b, loc, wordsType, packed.raw);
+  SmallVector<Value> opaque;
+  for (int64_t w = 0; w < vector / 2; ++w) {
+    Value word = vector::ExtractOp::create(b, loc, words, w);
+    opaque.push_back(LLVM::InlineAsmOp::create(
+                         b, loc, b.getI32Type(), ValueRange{word}, "mov.b32 $0, $1;", "=r,r",
+                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                         ArrayAttr())
+                         .getResult(0));
+  }
+  Value raw = vector::BitCastOp::create(
+      b, loc, packed.raw.getType(),
+      vector::FromElementsOp::create(b, loc, wordsType, opaque));
+  SmallVector<Value> values;
+  for (int64_t v = 0; v < vector; ++v)
+    values.push_back(select(packed.valid,
+                            applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw, v))),
+                            negInf()));
   return values;
 }
 
@@ -340,9 +412,17 @@ void AxisEmitter::emitRegisterPath() {
   // Axis values c = row + k * rows, k < chunks, all of them in registers.
   SmallVector<Value> axisIndex;
   SmallVector<SmallVector<Value>> values;
+  SmallVector<Packed> packed;
   for (int64_t k = 0; k < chunks; ++k) {
     axisIndex.push_back(add(row, idx(k * rows)));
-    values.push_back(load(axisIndex.back()));
+    if (packedValues)
+      packed.push_back(loadPacked(axisIndex.back()));
+    else
+      values.push_back(load(axisIndex.back()));
+  }
+  if (packedValues) {
+    emitPackedRegisterPath(axisIndex, packed);
+    return;
   }
   if (op.getNormalization() == Normalization::none) {
     for (int64_t k = 0; k < chunks; ++k)
@@ -377,6 +457,39 @@ void AxisEmitter::emitRegisterPath() {
     for (int64_t v = 0; v < vector; ++v)
       results.push_back(emitNormalize(b, loc, op, values[k][v], exps[k][v], stats[v]));
     store(axisIndex[k], results);
+  }
+}
+
+void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed) {
+  SmallVector<SmallVector<Value>> columns(vector);
+  for (int64_t k = 0; k < chunks; ++k) {
+    SmallVector<Value> values = expand(packed[k]);
+    for (int64_t v = 0; v < vector; ++v)
+      columns[v].push_back(values[v]);
+  }
+  SmallVector<Value> localMax;
+  for (int64_t v = 0; v < vector; ++v)
+    localMax.push_back(combineAll(columns[v], /*isMax=*/true));
+  SmallVector<Value> max = combineRows(localMax, /*isMax=*/true, /*buffer=*/0);
+  SmallVector<Value> maxSafe = llvm::map_to_vector(max, [&](Value m) { return safeMax(m); });
+  SmallVector<SmallVector<Value>> exps(vector);
+  for (int64_t k = 0; k < chunks; ++k) {
+    SmallVector<Value> values = expand(packed[k]);
+    for (int64_t v = 0; v < vector; ++v)
+      exps[v].push_back(emitExpShifted(b, loc, values[v], maxSafe[v]));
+  }
+  SmallVector<Value> localSum;
+  for (int64_t v = 0; v < vector; ++v)
+    localSum.push_back(combineAll(exps[v], /*isMax=*/false));
+  SmallVector<Value> sum = combineRows(localSum, /*isMax=*/false, /*buffer=*/1);
+  SmallVector<NormalizationStats> stats;
+  for (int64_t v = 0; v < vector; ++v)
+    stats.push_back(emitNormalizationStats(b, loc, op, max[v], sum[v]));
+  for (int64_t k = 0; k < chunks; ++k) {
+    SmallVector<Value> values = expand(packed[k]);
+    for (int64_t v = 0; v < vector; ++v)
+      values[v] = emitNormalize(b, loc, op, values[v], Value(), stats[v]);
+    store(axisIndex[k], values);
   }
 }
 
@@ -539,7 +652,10 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
   // it gets every register a block of its size may have, so that it does not spill either.
   int64_t limit = std::min<int64_t>(255, 65536 / threads / 8 * 8);
-  int64_t needed = getStridedAxisRegisters(plan.getVector(), plan.getChunks());
+  int64_t needed = holdsPackedValues(op, plan, vectorized)
+                       ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
+                                                       plan.getVector(), plan.getChunks())
+                       : getStridedAxisRegisters(plan.getVector(), plan.getChunks());
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));

@@ -10,8 +10,8 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 12 programs x (vector kernel + scalar kernel).
-// COUNT: 24
+// 14 programs x (vector kernel + scalar kernel).
+// COUNT: 28
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
@@ -51,6 +51,17 @@ func.func @c4096_bf16(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16
   return %p : tensor<16x4096x1024xbf16>
 }
 // [B, H, S] over H: the second to last axis.
+// 16-bit values held packed (getPackedStridedAxisRegisters), with a scale after each
+// conversion: across warps only (lanes = 32, rows = 8) the larger budget, in one warp's rows
+// (lanes = 4) the smaller.
+func.func @c64_scaled_f16(%x: tensor<16x64x4096xf16>) -> tensor<16x64x4096xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] : tensor<16x64x4096xf16> -> tensor<16x64x4096xf16>
+  return %0 : tensor<16x64x4096xf16>
+}
+func.func @c512_scaled_bf16(%x: tensor<16x512x4096xbf16>) -> tensor<16x512x4096xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] : tensor<16x512x4096xbf16> -> tensor<16x512x4096xf32>
+  return %0 : tensor<16x512x4096xf32>
+}
 func.func @heads_f32(%x: tensor<64x16x4096xf32>) -> tensor<64x16x4096xf32> {
   %p = softmax.softmax %x axis = -2 : tensor<64x16x4096xf32>
   return %p : tensor<64x16x4096xf32>

@@ -66,16 +66,17 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
 
 /// The same for a kernel that holds its loaded 16-bit vectors packed, two values a register,
 /// and converts them at each use (AxisKernel.cpp, holdsPackedValues): half a register a value,
-/// two per column and 32 for addresses and indices; where the rows of a column are in different
-/// warps only (lanes >= 32, rows > 1), a register and a half a value: ptxas then keeps f32
-/// copies across the barriers of the reductions. Calibrated with ptxas -v (the least
-/// `.maxnreg` without a spill): 16, 32, 64 and 128 values a thread on vectors of 8 in one row
-/// 40, 64, 72 and 112; 64 on 4 or 2 lanes 72, on 4 lanes of f32 results 64; 48 and 64 on 128
-/// or 32 lanes of 2 or 8 rows 88 and 112-120.
+/// two per column and 32 for addresses and indices. Except where a prologue step (a scale)
+/// follows each conversion and the rows of a column are in different warps only (lanes >= 32,
+/// rows > 1): ptxas then merges the three conversions and keeps f32 copies across the
+/// barriers, a register and a half a value. Calibrated with ptxas -v on the plans
+/// softmax-select-strategy chooses for C = 2..2048 (bf16 and f16, f32 and 16-bit results,
+/// with and without a scale), which then do not spill: 64 values a thread on vectors of 8 take
+/// 72-80 registers, 112-120 in the exception.
 inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_t vector,
-                                             int64_t chunks) {
+                                             int64_t chunks, bool hasPrologue) {
   int64_t values = vector * chunks;
-  if (lanes >= 32 && rows > 1)
+  if (hasPrologue && lanes >= 32 && rows > 1)
     return values * 3 / 2 + 24;
   return values / 2 + 2 * vector + 32;
 }

@@ -178,12 +178,14 @@ private:
   SmallVector<Value> load(Value c);
   void store(Value c, ArrayRef<Value> values);
 
-  /// A vector as loaded (16-bit storage: two values a register) and whether it is in the
-  /// tensor; `expand` gives its f32 values (prologue applied, -inf outside) at each use.
+  /// A vector as loaded (16-bit storage: two values a register; zeros outside the tensor) and,
+  /// where its axis index `c` may be past C, whether it is not; `expand` gives its f32 values
+  /// (prologue applied, -inf past C) at each use. Zeros in columns past the tensor's need no
+  /// -inf: each column is reduced on its own and those are never stored.
   struct Packed {
-    Value raw, valid;
+    Value raw, inAxis;
   };
-  Packed loadPacked(Value c);
+  Packed loadPacked(Value c, bool mayPassAxis);
   SmallVector<Value> expand(const Packed &packed);
 
   using Tuple = SmallVector<Value, 2>;
@@ -257,10 +259,11 @@ SmallVector<Value> AxisEmitter::load(Value c) {
   return values;
 }
 
-AxisEmitter::Packed AxisEmitter::loadPacked(Value c) {
+AxisEmitter::Packed AxisEmitter::loadPacked(Value c, bool mayPassAxis) {
   Type elementType = op.getInput().getType().getElementType();
   auto rawType = VectorType::get({vector}, elementType);
-  Value valid = andi(cmpi(arith::CmpIPredicate::ult, c, axisSize), colValid[0]);
+  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
+  Value valid = andi(inAxis, colValid[0]);
   Value raw = ifElse(
       valid, rawType,
       [&] {
@@ -272,7 +275,7 @@ AxisEmitter::Packed AxisEmitter::loadPacked(Value c) {
       [&] {
         return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
       });
-  return {raw, valid};
+  return {raw, mayPassAxis ? inAxis : Value()};
 }
 
 SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
@@ -294,10 +297,10 @@ SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
       b, loc, packed.raw.getType(),
       vector::FromElementsOp::create(b, loc, wordsType, opaque));
   SmallVector<Value> values;
-  for (int64_t v = 0; v < vector; ++v)
-    values.push_back(select(packed.valid,
-                            applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw, v))),
-                            negInf()));
+  for (int64_t v = 0; v < vector; ++v) {
+    Value x = applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw, v)));
+    values.push_back(packed.inAxis ? select(packed.inAxis, x, negInf()) : x);
+  }
   return values;
 }
 
@@ -415,8 +418,9 @@ void AxisEmitter::emitRegisterPath() {
   SmallVector<Packed> packed;
   for (int64_t k = 0; k < chunks; ++k) {
     axisIndex.push_back(add(row, idx(k * rows)));
+    // A static C (holdsPackedValues): chunk k is past C only in rows >= C - k * rows.
     if (packedValues)
-      packed.push_back(loadPacked(axisIndex.back()));
+      packed.push_back(loadPacked(axisIndex.back(), (k + 1) * rows > op.getRowWidth()));
     else
       values.push_back(load(axisIndex.back()));
   }
@@ -654,7 +658,8 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   int64_t limit = std::min<int64_t>(255, 65536 / threads / 8 * 8);
   int64_t needed = holdsPackedValues(op, plan, vectorized)
                        ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
-                                                       plan.getVector(), plan.getChunks())
+                                                       plan.getVector(), plan.getChunks(),
+                                                       !op.getPrologue().empty())
                        : getStridedAxisRegisters(plan.getVector(), plan.getChunks());
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;

@@ -21,6 +21,8 @@ cases=(
   "softmax_f32_50257|1336x50257xf32|%p = softmax.softmax %x : T|67143352"
   "axis_c8_f32|2048x8x4096xf32|%p = softmax.softmax %x axis = 1 : T|67108864"
   "axis_c8_bf16|4096x8x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
+  "axis_c64_f32|256x64x4096xf32|%p = softmax.softmax %x axis = 1 : T|67108864"
+  "axis_c64_bf16|512x64x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
   "axis_c512_bf16|64x512x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
 )
 metrics=smsp__inst_executed.sum,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread

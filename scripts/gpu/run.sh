@@ -224,18 +224,21 @@ axis_bench() {
   done
   # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers
   # (more registers, fewer blocks a multiprocessor) and the online path at C = 512; one read
-  # (K = 16 in 128 registers: f32 64 values a thread, bf16 128 held packed) against two with
-  # wider slices at C = 4096; at bf16 C = 64, 128 values a thread over 64 lanes (the f32 plan's
-  # shape). Those over their block's register limit spill a little: the numbers say what more
-  # registers would buy.
+  # (K = 16 in 128 registers: f32 64 values a thread; bf16 128 held packed, the chosen plan
+  # since 2026-12-03) against two with wider slices at C = 4096; bf16 with 64 values a thread
+  # (the plans chosen before 16-bit values were held packed: `_K8`). Those over their block's
+  # register limit spill a little: the numbers say what more registers would buy.
   local v
   for dtype in f32 bf16; do
     scale=1; v=4; [ "$dtype" = bf16 ] && { scale=2; v=8; }
     axis_plan_ "alt_c512_L8_${dtype}"     $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = 16"
     axis_plan_ "alt_c512_L16_${dtype}"    $dtype $((32 * scale)) 512 4096 "lanes = 16, rows = 32, vector = $v, chunks = 16"
     axis_plan_ "alt_c512_L8on_${dtype}"   $dtype $((32 * scale)) 512 4096 "lanes = 8, rows = 32, vector = $v, chunks = 4"
-    [ "$dtype" = bf16 ] &&
-      axis_plan_ "alt_c64_L64_${dtype}"   $dtype $((256 * scale)) 64 4096 "lanes = 64, rows = 4, vector = $v, chunks = 16"
+    if [ "$dtype" = bf16 ]; then
+      axis_plan_ "alt_c64_K8_${dtype}"    $dtype $((256 * scale)) 64 4096 "lanes = 32, rows = 8, vector = $v, chunks = 8"
+      axis_plan_ "alt_c512_K8_${dtype}"   $dtype $((32 * scale)) 512 4096 "lanes = 4, rows = 64, vector = $v, chunks = 8"
+      axis_plan_ "alt_c4096_on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 2"
+    fi
     axis_plan_ "alt_c4096_K16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 16"
     axis_plan_ "alt_c4096_L8on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 4"
     axis_plan_ "alt_c4096_L32on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 32, rows = 8, vector = $v, chunks = 4"

@@ -19,6 +19,8 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis --shape 2x300x8 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel dynamic_0_strided_axis_scalar --shape 1x1x3 --axis -2 --dtype bf16 --out-dtype f32 --scale 2.0 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed_f16_0_strided_axis --shape 2x13x256 --axis 1 --dtype f16 --out-dtype f32 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis --shape 2x20x128 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis_scalar --shape 2x20x128 --axis 1 --dtype bf16 --special --pad 3 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel f64_scale_0_strided_axis --shape 4x8x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
 
 // CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
@@ -57,6 +59,12 @@ func.func @dynamic(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
 func.func @packed_f16(%x: tensor<2x13x256xf16>) -> tensor<2x13x256xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 4, vector = 8, chunks = 4>]} : tensor<2x13x256xf16> -> tensor<2x13x256xf32>
   return %0 : tensor<2x13x256xf32>
+}
+// 128 values a thread (16 chunks of 8), packed in the vector kernel; the scalar kernel holds
+// at most 64 as f32 (8 chunks: 2 rows x 8 < C = 20), so it takes the online path.
+func.func @packed128(%x: tensor<2x20x128xbf16>) -> tensor<2x20x128xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 2, vector = 8, chunks = 16>]} : tensor<2x20x128xbf16> -> tensor<2x20x128xbf16>
+  return %0 : tensor<2x20x128xbf16>
 }
 // A scale by an f64 scalar operand (narrowed to f32 once).
 func.func @f64_scale(%x: tensor<4x8x16xbf16>, %t: f64) -> tensor<4x8x16xbf16> {

@@ -5,9 +5,11 @@
 // `lanes` threads along the contiguous inner axis (`vector` elements each), `rows` threads
 // along the axis, `chunks` axis values a thread. The column stays in registers when
 // rows * chunks covers C; the C slices a warp reads are at least a 32-byte sector and at most
-// the inner columns there are (inner = 3: one lane). Larger C (f32 and bf16 C = 4096) takes the
-// online plan (rows * chunks < C: two passes over the column). A dynamic C is planned for
-// C = 256 and holds both paths.
+// the inner columns there are (inner = 3: one lane). 16-bit values of a plain softmax over a
+// static C are held packed (two a register), so up to 128 a thread where f32 ones take 64:
+// bf16 C = 4096 stays in registers (2 lanes x 256 rows x 16), f32 C = 4096 takes the online
+// plan (rows * chunks < C: two passes over the column), as does a bf16 log_softmax (values held
+// as f32). A dynamic C is planned for C = 256 and holds both paths.
 
 // CHECK-LABEL: func.func @f32_64x1x1024_axis1
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 1>]
@@ -106,7 +108,7 @@ func.func @bf16_64x8x1024_axis1(%x: tensor<64x8x1024xbf16>) -> tensor<64x8x1024x
 // -----
 
 // CHECK-LABEL: func.func @bf16_64x64x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 8, chunks = 16>]
 func.func @bf16_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x64x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x64x1024xbf16> -> tensor<64x64x1024xbf16>
   return %0 : tensor<64x64x1024xbf16>
@@ -115,7 +117,7 @@ func.func @bf16_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x64x10
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x512x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16>]
 func.func @bf16_16x512x1024_axis1(%x: tensor<16x512x1024xbf16>) -> tensor<16x512x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x512x1024xbf16> -> tensor<16x512x1024xbf16>
   return %0 : tensor<16x512x1024xbf16>
@@ -124,7 +126,7 @@ func.func @bf16_16x512x1024_axis1(%x: tensor<16x512x1024xbf16>) -> tensor<16x512
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x1000x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>]
 func.func @bf16_16x1000x1024_axis1(%x: tensor<16x1000x1024xbf16>) -> tensor<16x1000x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x1000x1024xbf16> -> tensor<16x1000x1024xbf16>
   return %0 : tensor<16x1000x1024xbf16>
@@ -133,9 +135,28 @@ func.func @bf16_16x1000x1024_axis1(%x: tensor<16x1000x1024xbf16>) -> tensor<16x1
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x4096x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>]
 func.func @bf16_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x4096x1024xbf16> -> tensor<16x4096x1024xbf16>
+  return %0 : tensor<16x4096x1024xbf16>
+}
+
+// -----
+
+// log_softmax keeps f32 values: at most 64 a thread, the plans the packed softmax had before.
+// CHECK-LABEL: func.func @bf16_log_64x64x1024_axis1
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 8>]
+func.func @bf16_log_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x64x1024xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<64x64x1024xbf16> -> tensor<64x64x1024xbf16>
+  return %0 : tensor<64x64x1024xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bf16_log_16x4096x1024_axis1
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 2>]
+func.func @bf16_log_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<16x4096x1024xbf16> -> tensor<16x4096x1024xbf16>
   return %0 : tensor<16x4096x1024xbf16>
 }
 

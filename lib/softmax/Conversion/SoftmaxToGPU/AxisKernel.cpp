@@ -144,21 +144,26 @@ int64_t rowsPerWarp(StrategyAttr plan) {
 }
 int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(plan); }
 
-/// Whether the vector kernel holds its loaded vectors as they came rather than as f32: 16-bit
-/// storage, two values a 32-bit register, converted again at each of their three uses (max,
-/// sum, normalisation; the exp is computed twice). Values held as f32 took twice the registers
-/// of their bytes: 64 bf16 values a thread needed 138-168 registers, one block of 256 threads a
+/// Whether a kernel holds its loaded values as they came rather than as f32: 16-bit storage,
+/// two values a 32-bit register, converted again at each of their three uses (max, sum,
+/// normalisation; the exp is computed twice). Values held as f32 took twice the registers of
+/// their bytes: 64 bf16 values a thread needed 138-168 registers, one block of 256 threads a
 /// multiprocessor, a quarter of the f32 kernels' bytes in flight (0.26-0.63x copy, against
 /// 0.95-0.99 for f32: bench/results/2026-12-01-h200/axis-bench-f712367.txt, profile-f712367.txt);
-/// packed they need 72-80. Plain softmax of a static C on the register path only: a dynamic C's
-/// kernel also holds the online path's f32 values, and log_softmax needed 112-120 registers
-/// packed (ptxas keeps the shifted values it shares with the sum).
+/// packed they need 72-80, and the plans hold up to 128 (AxisPlan.cpp). FusedOp::
+/// mayHoldPackedAxisValues says for which ops (a log_softmax packed needed 112-120 registers
+/// for 64 values: ptxas keeps the shifted values it shares with the sum); the vector kernel's
+/// register path only, with vectors of an even size (the scalar kernel's elements, each with
+/// its own column's indices, spilled when packed the same way).
 bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized) {
-  int64_t c = op.getRowWidth();
-  return vectorized && op.getInput().getType().getElementTypeBitWidth() == 16 &&
-         plan.getVector() % 2 == 0 && op.getNormalization() == Normalization::softmax &&
-         !ShapedType::isDynamic(c) && c <= plan.getRows() * plan.getChunks();
+  return vectorized && op.mayHoldPackedAxisValues() && plan.getVector() % 2 == 0 &&
+         op.getRowWidth() <= plan.getRows() * plan.getChunks();
 }
+
+/// The most values a thread of the scalar kernel holds as f32 (64 took up to 200 registers of
+/// the 255 it is given). Where a packed plan holds more, the scalar kernel takes fewer chunks,
+/// so the online path where the column no longer fits (rare layouts: two reads, no spills).
+constexpr int64_t kMaxScalarKernelValues = 64;
 
 /// Emits the body of one strided_axis kernel.
 class AxisEmitter : public KernelEmitterBase {
@@ -263,9 +268,8 @@ AxisEmitter::Packed AxisEmitter::loadPacked(Value c, bool mayPassAxis) {
   Type elementType = op.getInput().getType().getElementType();
   auto rawType = VectorType::get({vector}, elementType);
   Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
-  Value valid = andi(inAxis, colValid[0]);
   Value raw = ifElse(
-      valid, rawType,
+      andi(inAxis, colValid[0]), rawType,
       [&] {
         return vector::LoadOp::create(b, loc, rawType, in,
                                       ValueRange{outer, c, colMid[0], colLast[0]},
@@ -611,6 +615,8 @@ void AxisEmitter::emit() {
       addColumn(add(first, add(idx(v * lanes), lane)));
   }
 
+  if (!vectorized)
+    chunks = std::min(chunks, std::max<int64_t>(1, kMaxScalarKernelValues / vector));
   int64_t capacity = rows * chunks;
   int64_t staticC = op.getRowWidth();
   if (!ShapedType::isDynamic(staticC)) {

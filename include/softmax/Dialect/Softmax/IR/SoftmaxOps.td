@@ -299,6 +299,17 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     }
     static constexpr int64_t kOpsPerValue = 4;
     static constexpr int64_t kMaxUnrolledWork = 1024;
+    /// Whether a strided_axis kernel of this op may hold its loaded values packed, two 16-bit
+    /// values a register, converting them at each use: a 16-bit input, plain softmax (whose
+    /// normalisation needs only the exp again) and a static C (a dynamic C's kernel also
+    /// holds the online path's f32 values). The kernel does so on its register path with
+    /// vectors of an even size (AxisKernel.cpp), and the plan choice budgets for it
+    /// (AxisPlan.cpp).
+    bool mayHoldPackedAxisValues() {
+      return getInput().getType().getElementTypeBitWidth() == 16 &&
+             getNormalization() == ::mlir::softmax::Normalization::softmax &&
+             !::mlir::ShapedType::isDynamic(getRowWidth());
+    }
   }];
 }
 

@@ -74,6 +74,8 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
     return rows == 1 ||
            2 * (rows / perWarp) * lanes * vector * 4 <= StrategyAttr::kMaxAxisSharedBytes;
   };
+  bool packable = op.mayHoldPackedAxisValues();
+  bool hasPrologue = !op.getPrologue().empty();
   StrategyAttr best;
   std::tuple<int64_t, int64_t, int64_t> bestScore;
   for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
@@ -84,10 +86,23 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
     // threads a column to combine. A dynamic C keeps 32 in blocks of 256: its plan (for C =
     // 256) then serves wider C with the online path, which ran at 0.642x against 0.727x with
     // 32 at C = 512 (bench/results/2026-12-01-h200/axis-bench-f712367.txt).
-    int64_t maxValues = dynamicAxis && threads == 256 ? 32 : 64;
+    // 16-bit values held packed (two a register) take half the registers of f32 ones: up to
+    // 128 a thread, the f32 plans' bytes. bf16 C = 64 ran at 0.897x copy on 64 lanes x 4 rows
+    // x 16 values against 0.816x on 32 lanes x 8 rows x 8 (fewer rows, so fewer reduction
+    // instructions a value), C = 512 at 0.810x against 0.820x
+    // (bench/results/2026-12-03-h200/axis-bench-623a445.txt).
+    bool packed = packable && vector % 2 == 0;
+    int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : 64;
+    auto registersFor = [&](int64_t k) {
+      if (!packed)
+        return getStridedAxisRegisters(vector, k);
+      int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, k));
+      int64_t lanes = std::max<int64_t>(1, std::min(threads / rows, laneCap));
+      return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue);
+    };
     int64_t chunks = 0;
     while (chunks + 1 <= 64 && (chunks + 1) * vector <= maxValues &&
-           getStridedAxisRegisters(vector, chunks + 1) <= registers)
+           registersFor(chunks + 1) <= registers)
       ++chunks;
     if (chunks == 0)
       continue;

@@ -5,8 +5,8 @@
 // values over `rows` threads, `chunks` a thread. The choice, for C (the axis size):
 //  1. The column stays in registers (one read) when some block of 256, 512 or 1024 threads
 //     holds it: `chunks` values a thread (as many as the register budget of that block size
-//     allows, at most 64 values a thread), `rows` the power of two that covers C with them,
-//     and `lanes` the rest of the block.
+//     allows, at most 64 values a thread, 128 where the kernel holds 16-bit values packed),
+//     `rows` the power of two that covers C with them, and `lanes` the rest of the block.
 //  2. Among those, the plan whose C slices are widest up to 64 bytes (two 32-byte sectors a
 //     warp's row of the slice; at least one sector is required), then the smallest block (more
 //     blocks a multiprocessor, so that one block's reductions overlap another's loads).
@@ -22,7 +22,9 @@
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
 // plan at C = 512 (8 lanes x 32 rows, 16 vectors a thread: 128-byte slices) ran at 0.951: the
 // budget of rule 1 was then raised from 32 to 64 values a thread in blocks of 256, which picks
-// that plan (`scripts/gpu/run.sh axis-bench` has the alternatives).
+// that plan (`scripts/gpu/run.sh axis-bench` has the alternatives). 16-bit values held packed
+// (2026-12-03) then allowed 128 a thread: bf16 C = 64 0.897, 512 0.813, 4096 0.556 in
+// registers (0.305 online), heads 0.95-0.96 (bench/results/2026-12-03-h200/axis-bench-8b6e0db.txt).
 //
 //===----------------------------------------------------------------------===//
 

@@ -615,6 +615,8 @@ void AxisEmitter::emit() {
       addColumn(add(first, add(idx(v * lanes), lane)));
   }
 
+  // The scalar kernel holds f32 values: a plan of more than it may hold (packed 16-bit) gives
+  // it fewer chunks, and so a smaller capacity (the online path beyond it).
   if (!vectorized)
     chunks = std::min(chunks, std::max<int64_t>(1, kMaxScalarKernelValues / vector));
   int64_t capacity = rows * chunks;

@@ -40,7 +40,6 @@
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -283,23 +282,7 @@ AxisEmitter::Packed AxisEmitter::loadPacked(Value c, bool mayPassAxis) {
 }
 
 SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
-  // Each 32-bit word passes through an opaque `mov` so that LLVM does not merge the
-  // conversions of the three uses into one set of f32 values live across the reductions.
-  auto wordsType = VectorType::get({vector / 2}, b.getI32Type());
-  Value words = vector::BitCastOp::create(b, loc, wordsType, packed.raw);
-  SmallVector<Value> opaque;
-  for (int64_t w = 0; w < vector / 2; ++w) {
-    Value word = vector::ExtractOp::create(b, loc, words, w);
-    opaque.push_back(LLVM::InlineAsmOp::create(
-                         b, loc, b.getI32Type(), ValueRange{word}, "mov.b32 $0, $1;", "=r,r",
-                         /*has_side_effects=*/true, /*is_align_stack=*/false,
-                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-                         ArrayAttr())
-                         .getResult(0));
-  }
-  Value raw = vector::BitCastOp::create(
-      b, loc, packed.raw.getType(),
-      vector::FromElementsOp::create(b, loc, wordsType, opaque));
+  Value raw = opaqueWords(packed.raw);
   SmallVector<Value> values;
   for (int64_t v = 0; v < vector; ++v) {
     Value x = applyPrologue(toF32(vector::ExtractOp::create(b, loc, raw, v)));

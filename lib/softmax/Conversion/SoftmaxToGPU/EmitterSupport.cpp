@@ -8,7 +8,9 @@
 
 #include "Normalization.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -26,6 +28,24 @@ Value KernelEmitterBase::fromF32(Value v, Type type) {
   if (type.isF32())
     return v;
   return arith::TruncFOp::create(b, loc, type, v);
+}
+
+Value KernelEmitterBase::opaqueWords(Value raw) {
+  auto rawType = cast<VectorType>(raw.getType());
+  auto wordsType = VectorType::get({rawType.getNumElements() / 2}, b.getI32Type());
+  Value words = vector::BitCastOp::create(b, loc, wordsType, raw);
+  SmallVector<Value> opaque;
+  for (int64_t w = 0; w < wordsType.getNumElements(); ++w) {
+    Value word = vector::ExtractOp::create(b, loc, words, w);
+    opaque.push_back(LLVM::InlineAsmOp::create(
+                         b, loc, b.getI32Type(), ValueRange{word}, "mov.b32 $0, $1;", "=r,r",
+                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                         ArrayAttr())
+                         .getResult(0));
+  }
+  return vector::BitCastOp::create(b, loc, rawType,
+                                   vector::FromElementsOp::create(b, loc, wordsType, opaque));
 }
 
 Value KernelEmitterBase::combineAll(SmallVector<Value> values, bool isMax) {

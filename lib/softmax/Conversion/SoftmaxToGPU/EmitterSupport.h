@@ -64,6 +64,11 @@ protected:
   Value toF32(Value v);
   /// An f32 value as `type` (a storage type, or a prologue's rounding type).
   Value fromF32(Value v, Type type);
+  /// `raw` (a vector of 16-bit storage values, of an even size) passed word by word through an
+  /// opaque `mov.b32`, so that LLVM does not merge the conversions of several uses of the same
+  /// packed values into one set of f32 values live across the reductions: the kernels that
+  /// hold 16-bit values packed (two a register) convert them again at each use.
+  Value opaqueWords(Value raw);
 
   /// The max (`isMax`) or the sum of two f32 values.
   Value combine(Value l, Value r, bool isMax) { return isMax ? maxf(l, r) : addf(l, r); }

@@ -44,7 +44,8 @@ def test_signature_lists_inputs_then_outputs():
 def test_plan_dispatches_on_the_width():
     exe = sc.compile(DYNAMIC_BF16)
     narrow = exe.plan("d", (1000, 32), (1000, 32))
-    wide = exe.plan("d", (10, 200000), (10, 200000))
+    # Wider than 16 blocks of 16384 columns hold: the chunked plan.
+    wide = exe.plan("d", (10, 300000), (10, 300000))
     assert len(narrow) == 1 and "multi_row" in narrow[0]["kernel"]
     assert narrow[0]["cluster"] == (0, 0, 0)
     # 70000 f32 columns: a cluster of 8 blocks a row (sm_90), 10 rows: 80 blocks.
@@ -54,6 +55,10 @@ def test_plan_dispatches_on_the_width():
     assert clustered[0]["cluster"] == (8, 1, 1) and clustered[0]["grid"] == (80, 1, 1)
     assert len(wide) == 1 and "chunked_online" in wide[0]["kernel"]
     assert wide[0]["block"] == (512, 1, 1)
+    # 200000 bf16 columns (a plain softmax, its values held packed): 16 blocks of 256 lanes.
+    packed = exe.plan("d", (10, 200000), (10, 200000))
+    assert len(packed) == 1 and "row_cluster" in packed[0]["kernel"]
+    assert packed[0]["cluster"] == (16, 1, 1) and packed[0]["block"] == (256, 1, 1)
 
 
 def test_kernels_compile_when_a_call_first_needs_them():

@@ -36,10 +36,15 @@
 // CHECK: barrier.cluster.arrive.aligned
 // CHECK: st.global.v4.b32
 // CHECK: barrier.cluster.wait.aligned
-// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first (16-bit
-// rows are not clustered: the row in shared memory).
-// CHECK-LABEL: .entry odd_0_row_shared(
+// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first. A plain
+// bf16 softmax this wide goes over a cluster too, its values held packed: their max taken two
+// at a time in bf16, then moved through inline asm at each later use (RowKernel.h,
+// holdsPackedRowValues).
+// CHECK-LABEL: .entry odd_0_row_cluster(
 // CHECK: ld.global.v4.b32
+// CHECK: max.NaN.bf16x2
+// CHECK: begin inline asm
+// CHECK-NEXT: mov.b32
 // CHECK: st.global.v4.b32
 // The row in shared memory (written here; chosen where clusters are not): one read, the row
 // kept in dynamic shared memory between the passes.

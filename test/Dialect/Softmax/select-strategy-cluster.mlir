@@ -58,10 +58,14 @@ func.func @n262145_f32(%x: tensor<64x262145xf32>) -> tensor<64x262145xf32> {
 
 // -----
 
-// 16-bit inputs are not clustered (measured slower there: SelectStrategy.cpp, clusterPlan):
-// the row in shared memory, as on chips without clusters.
+// 16-bit rows of a plain softmax are clustered with their values held packed (two a
+// register, FusedOp::mayHoldPackedRowValues): 256 lanes of 64 values a block at most (here
+// 7 vectors of 8 over 4 blocks), as f32 rows are; sm_80 has neither clusters nor the shared
+// memory for 50257 f32 values: the chunked plan.
 // SM90-LABEL: func.func @n50257_bf16(
-// SM90: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 7, cluster = 4>]
+// SM80-LABEL: func.func @n50257_bf16(
+// SM80: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n50257_bf16(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
   return %0 : tensor<64x50257xbf16>
@@ -69,8 +73,52 @@ func.func @n50257_bf16(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
 
 // -----
 
-// ... except a few rows known statically (at most 16: every cluster at once on the GPU), where
-// spreading each row over 8 blocks wins on latency (bf16 1x128256: 8.7 us against 22.8 us).
+// An f16 input with f32 results, 262144 columns: all 16 blocks, on the vectors of the wider
+// (f32) type.
+// SM90-LABEL: func.func @n262144_f16_to_f32(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>]
+func.func @n262144_f16_to_f32(%x: tensor<64x262144xf16>) -> tensor<64x262144xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x262144xf16> -> tensor<64x262144xf32>
+  return %0 : tensor<64x262144xf32>
+}
+
+// -----
+
+// Other 16-bit rows (a prologue step, log_softmax) cannot be held packed, and as f32 values
+// measured slower clustered (SelectStrategy.cpp, clusterPlan): the row in shared memory.
+// SM90-LABEL: func.func @n50257_bf16_scaled(
+// SM90: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90-LABEL: func.func @n50257_bf16_log(
+// SM90: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @n50257_bf16_scaled(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
+  return %0 : tensor<64x50257xbf16>
+}
+func.func @n50257_bf16_log(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
+  return %0 : tensor<64x50257xbf16>
+}
+
+// -----
+
+// A dynamic bf16 width: after the register tiers (up to 16384 columns), cluster tiers of 2, 4,
+// 8 and 16 blocks of 256 lanes of 64 packed values, then the chunked plan (sm_80: no
+// clusters, and a dynamic row in shared memory needs the full 227 KB of sm_90).
+// SM90-LABEL: func.func @dynamic_bf16(
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM80-LABEL: func.func @dynamic_bf16(
+// SM80-NOT: row_cluster
+// SM80: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+func.func @dynamic_bf16(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// -----
+
+// A few rows known statically (at most 16: every cluster at once on the GPU) spread over
+// clusters whatever the program (spreading each row over 8 blocks wins on latency: bf16
+// 1x128256 8.7 us against 22.8 us), on 512 lanes of 32 values a block.
 // SM90-LABEL: func.func @few_rows_bf16(
 // SM90: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 8>]
 // SM80-LABEL: func.func @few_rows_bf16(

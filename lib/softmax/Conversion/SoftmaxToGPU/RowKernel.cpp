@@ -162,7 +162,7 @@ public:
       : KernelEmitterBase(builder, op, plan, func),
         clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ? plan.getCluster() : 1),
         rank(op.getInput().getType().getRank()), it(b.getIndexType()),
-        knownWidth(op.getRowWidth()) {}
+        knownWidth(op.getRowWidth()), packedValues(holdsPackedRowValues(op, plan)) {}
 
   void emit(RowKernelVariant variant);
   /// Whether the fast variant can apply (see hasFastVariant).
@@ -288,10 +288,20 @@ private:
   /// flight while this one is computed.
   SmallVector<Value> loadRaw();
   /// The f32 values (prologue applied, -inf where nothing was read) of a row loaded by
-  /// `loadRaw`: one list a vector, then one a edge column.
-  SmallVector<SmallVector<Value>> valuesFromRaw(ValueRange raw);
+  /// `loadRaw`: one list a vector, then one a edge column. `packed`: the vectors pass through
+  /// opaqueWords first, so that each call converts them anew (holdsPackedRowValues).
+  SmallVector<SmallVector<Value>> valuesFromRaw(ValueRange raw, bool packed = false);
+  /// An edge column's f32 value from its raw one `x` (-inf where it is not the row's).
+  Value edgeValue(std::pair<Value, Value> edge, Value x);
+  /// holdsPackedRowValues: this thread's max from the raw row (loadRaw's), the vectors' maxima
+  /// taken in their 16-bit type (max.NaN.bf16x2 / f16x2: two values an instruction, no
+  /// conversion; exact, and NaN-propagating as the f32 max), -inf for vectors not read.
+  Value packedMax(ValueRange raw);
   /// A register plan's row from its values: the reductions, the normalisation, the stores.
-  void emitRegisterPlan(SmallVector<SmallVector<Value>> values);
+  /// With `packedRaw` (loadRaw's, holdsPackedRowValues; `values` empty) the row is held as
+  /// loaded: its max is packedMax's, and its values are converted from it for the sum and
+  /// again for the normalisation, whose exps are computed again.
+  void emitRegisterPlan(SmallVector<SmallVector<Value>> values, ValueRange packedRaw = {});
   /// Calls `body` for each row group of this block: groups [bid * per, (bid + 1) * per) where
   /// per = ceil(groups / gridDim), a group being the `rows` rows a block holds at a time.
   void forEachRowGroup(function_ref<void(Value group)> body);
@@ -345,6 +355,7 @@ private:
   SmallVector<Value> rowIdx;
   DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
   bool skipRemoved = false;               ///< removed lanes are never read (see emitKernelContext)
+  bool packedValues;                      ///< holdsPackedRowValues
   std::optional<size_t> firstLimitingMask;
 };
 
@@ -973,32 +984,53 @@ SmallVector<Value> KernelEmitter::loadRaw() {
   return raw;
 }
 
-SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw) {
+SmallVector<SmallVector<Value>> KernelEmitter::valuesFromRaw(ValueRange raw, bool packed) {
   int64_t vector = layout.vector;
   auto valuesType = VectorType::get({vector}, f32);
   SmallVector<SmallVector<Value>> values;
   for (int64_t c = 0; c < layout.chunks; ++c) {
     Value column0 = vectorColumn(columnBase, c);
-    Value packed = ifElse(
+    Value loaded = packed ? opaqueWords(raw[c]) : raw[c];
+    Value converted = ifElse(
         cmpi(arith::CmpIPredicate::slt, column0, layout.loadEnd), valuesType,
         [&] {
           return prologueVector(column0, [&](int64_t v) {
-            return toF32(vector::ExtractOp::create(b, loc, raw[c], v));
+            return toF32(vector::ExtractOp::create(b, loc, loaded, v));
           });
         },
         [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
     values.emplace_back();
     for (int64_t v = 0; v < vector; ++v)
-      values.back().push_back(vector::ExtractOp::create(b, loc, packed, v));
+      values.back().push_back(vector::ExtractOp::create(b, loc, converted, v));
   }
-  for (auto [i, edge] : llvm::enumerate(edgeColumns())) {
-    auto [column, valid] = edge;
-    Value x = raw[layout.chunks + i];
-    values.push_back({ifElse(
-        andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), f32,
-        [&] { return applyPrologue(toF32(x), column); }, [&] { return negInf(); })});
-  }
+  for (auto [i, edge] : llvm::enumerate(edgeColumns()))
+    values.push_back({edgeValue(edge, raw[layout.chunks + i])});
   return values;
+}
+
+Value KernelEmitter::edgeValue(std::pair<Value, Value> edge, Value x) {
+  auto [column, valid] = edge;
+  return ifElse(
+      andi(valid, cmpi(arith::CmpIPredicate::slt, column, limit)), f32,
+      [&] { return applyPrologue(toF32(x), column); }, [&] { return negInf(); });
+}
+
+Value KernelEmitter::packedMax(ValueRange raw) {
+  auto rawType = cast<VectorType>(raw.front().getType());
+  auto elementType = cast<FloatType>(rawType.getElementType());
+  Value lowest = arith::ConstantOp::create(
+      b, loc, rawType,
+      DenseElementsAttr::get(rawType, APFloat::getInf(elementType.getFloatSemantics(),
+                                                      /*Negative=*/true)));
+  SmallVector<Value> chunkVectors;
+  for (int64_t c = 0; c < layout.chunks; ++c)
+    chunkVectors.push_back(select(isRead(c), raw[c], lowest));
+  SmallVector<Value> terms;
+  for (Value v : extractAll(combineAll(chunkVectors, /*isMax=*/true), layout.vector))
+    terms.push_back(toF32(v));
+  for (auto [i, edge] : llvm::enumerate(edgeColumns()))
+    terms.push_back(edgeValue(edge, raw[layout.chunks + i]));
+  return combineAll(terms, /*isMax=*/true);
 }
 
 void KernelEmitter::forEachRowGroup(function_ref<void(Value group)> body) {
@@ -1029,13 +1061,26 @@ void KernelEmitter::emitPipelinedRegisterPlan() {
   setRow(rowOf(next), cmpi(arith::CmpIPredicate::ult, next, groupEnd));
   SmallVector<Value> prefetched = loadRaw();
   setRow(rowOf(group));
-  emitRegisterPlan(valuesFromRaw(loop.getRegionIterArgs()));
+  ValueRange raw = loop.getRegionIterArgs();
+  if (packedValues)
+    emitRegisterPlan({}, raw);
+  else
+    emitRegisterPlan(valuesFromRaw(raw));
   scf::YieldOp::create(b, loc, prefetched);
 }
 
-void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
+void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values,
+                                     ValueRange packedRaw) {
+  assert((packedRaw.empty() || !skipRemoved) && "masked rows are not held packed");
+  // Held packed, the values are converted again at each use.
+  auto convertAgain = [&] {
+    if (!packedRaw.empty())
+      values = valuesFromRaw(packedRaw, /*packed=*/true);
+  };
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
   Normalization normalization = op.getNormalization();
+  assert((packedRaw.empty() || normalization == Normalization::softmax) &&
+         "only softmax rows are held packed");
   SmallVector<SmallVector<Value>> results = values;
   int64_t vector = layout.vector;
   auto vectorType = VectorType::get({vector}, f32);
@@ -1045,7 +1090,9 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
   bool skipUnread = skipRemoved;
   if (normalization != Normalization::none) {
     SmallVector<Value> maxTerms;
-    for (int64_t c = 0; c < layout.chunks; ++c) {
+    if (!packedRaw.empty())
+      maxTerms.push_back(packedMax(packedRaw));
+    for (int64_t c = 0; c < layout.chunks && packedRaw.empty(); ++c) {
       if (skipUnread)
         maxTerms.push_back(ifElse(
             isRead(c), f32, [&] { return combineAll(values[c], /*isMax=*/true); },
@@ -1057,6 +1104,7 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
       llvm::append_range(maxTerms, values[i]);
     Value max = reduce(combineAll(maxTerms, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
     Value maxSafe = safeMax(max);
+    convertAgain();
     SmallVector<SmallVector<Value>> exps;
     SmallVector<Value> sumTerms;
     for (auto [c, chunk] : llvm::enumerate(values)) {
@@ -1102,6 +1150,13 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values) {
     }
     Value unreadResult =
         skipUnread ? emitNormalize(b, loc, op, negInf(), f32Const(0.0), stats) : Value();
+    if (!packedRaw.empty()) {
+      convertAgain();
+      results = values;
+      for (auto [c, chunk] : llvm::enumerate(values))
+        for (auto [v, value] : llvm::enumerate(chunk))
+          exps[c][v] = emitExpShifted(b, loc, value, maxSafe);
+    }
     for (auto [c, chunk] : llvm::enumerate(values)) {
       auto normalizeChunk = [&, c = c, &chunk = chunk] {
         SmallVector<Value> r;
@@ -1327,6 +1382,10 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     if (!chunked) {
       forEachRowGroup([&](Value group) {
         setRow(rowOf(group));
+        if (packedValues) {
+          emitRegisterPlan({}, loadRaw());
+          return;
+        }
         SmallVector<SmallVector<Value>> values;
         for (int64_t c = 0; c < layout.chunks; ++c)
           values.push_back(loadVector(vectorColumn(columnBase, c)));
@@ -1408,6 +1467,11 @@ int64_t getTwoPassPlanRegisters(int64_t values) {
 
 } // namespace
 
+bool mlir::softmax::holdsPackedRowValues(FusedOp op, StrategyAttr plan) {
+  return plan.getPlan() == KernelPlan::row_cluster && plan.getVector() % 2 == 0 &&
+         plan.getVector() * plan.getChunks() > 32 && op.mayHoldPackedRowValues();
+}
+
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   OpBuilder builder(op.getContext());
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
@@ -1481,6 +1545,25 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // 32 registers) and spills to get there. The plan was sized for its values plus the
   // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
+  // Packed 16-bit values (holdsPackedRowValues): half a register a value and 48 for the rest,
+  // 24 more in the general kernel of a dynamic width (64-bit arithmetic, edge columns, a test
+  // a chunk). ptxas -v fits the chosen plans (64 values a thread over clusters of 2 to 16
+  // blocks, static and dynamic widths, bf16 and f16) there without spilling (the general
+  // kernels of the dynamic tiers spilled 8-28 bytes at 80; static 50257 columns fit 80); over
+  // more than 8 blocks (the other blocks' slots) the registers of two blocks a multiprocessor
+  // (f16 200001 columns over 13 blocks spilled 16 bytes at 80 and 4 at 104), where the f32 estimate below gave them 128 and ptxas took about 100; capped,
+  // three blocks of 256 threads fit a multiprocessor instead of two, and bf16 32768-262144
+  // columns ran at 0.63-0.82x copy against 0.51-0.69 (bench/results/2026-12-03-h200/
+  // packed-rows-*.txt).
+  if (holdsPackedRowValues(op, plan)) {
+    int64_t values = plan.getVector() * plan.getChunks();
+    int64_t general =
+        variant == RowKernelVariant::General && ShapedType::isDynamic(op.getRowWidth()) ? 24 : 0;
+    int64_t needed = llvm::alignTo(values / 2 + 48 + general, 8);
+    if (plan.getCluster() > 8)
+      needed = std::max<int64_t>(needed, 65536 / (2 * threads) / 8 * 8);
+    return std::clamp<int64_t>(needed, 40, std::min<int64_t>(255, 65536 / threads / 8 * 8));
+  }
   bool registerPlan = plan.isRegisterPlan();
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),

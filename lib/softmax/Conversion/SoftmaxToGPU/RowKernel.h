@@ -51,6 +51,18 @@ std::optional<int64_t> getStridedWalkWidth(FusedOp op, StrategyAttr plan);
 /// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput).
 bool isPipelined(FusedOp op, StrategyAttr plan);
 
+/// Whether the row_cluster kernel of `op` with `plan` holds its row's 16-bit values as loaded,
+/// two a 32-bit register, converting them again at each of their three uses (the max, the sum,
+/// the normalisation, whose exps are computed again): FusedOp::mayHoldPackedRowValues, on
+/// vectors of an even size, more than 32 values a thread. It needs about 24 registers fewer
+/// for 64 values a thread (ptxas: 80 against 104), which gives 16-bit rows three blocks of 256
+/// threads a multiprocessor rather than two (getRowKernelRegisters). Where f32 values fit
+/// without costing occupancy, the conversions and exps a second time cost more than they
+/// gain: 32 values a thread (bf16 32768 columns on 2 blocks of 512 lanes: 0.76x copy with f32
+/// values, 0.69x packed), and row_registers plans (1024 lanes of 32: 0.85x against 0.71x;
+/// bench/results/2026-12-03-h200/packed-rows-*.txt).
+bool holdsPackedRowValues(FusedOp op, StrategyAttr plan);
+
 /// The code a kernel of a plan holds. A plan whose rows can be fast (hasFastVariant) gets two
 /// kernels, and the host launches one of them for the whole grid:
 ///  - Fast: every row starts on a vector boundary and is whole vectors, input and output (and

@@ -310,6 +310,18 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
              getNormalization() == ::mlir::softmax::Normalization::softmax &&
              !::mlir::ShapedType::isDynamic(getRowWidth());
     }
+    /// Whether a row_cluster kernel of this op may hold its row's values packed, two 16-bit
+    /// values a register, converting them at each use: a 16-bit input and plain softmax
+    /// without a prologue (ptxas merges the conversions that a scale follows and keeps f32
+    /// copies: a scaled f16 row of 128256 columns spilled 536 bytes at the packed budget;
+    /// masks and side operands along the row need their values again). The kernel does so
+    /// with vectors of an even size (RowKernel.h, holdsPackedRowValues), and the plan choice
+    /// spreads such rows over clusters (SelectStrategy.cpp).
+    bool mayHoldPackedRowValues() {
+      return getInput().getType().getElementTypeBitWidth() == 16 &&
+             getNormalization() == ::mlir::softmax::Normalization::softmax &&
+             getPrologue().empty();
+    }
   }];
 }
 

@@ -79,6 +79,9 @@ constexpr int64_t kSpanLanes = 512;
 /// 16384: 0.97x copy); wider rows fit the registers of 512 lanes of 64 values but were not
 /// measured, and go to row_shared.
 constexpr int64_t kWidestRegisterRow = 16384;
+/// Rows known statically to be this few spread over clusters whatever their type: every
+/// cluster runs at once, and spreading the row wins on latency (Planner::clusterPlan).
+constexpr int64_t kFewRows = 16;
 /// The smallest register budget worth planning with (getRegisterPlanRegisters' overhead).
 constexpr int64_t kRegisterOverhead = 64;
 /// Threads of a block of narrow rows.
@@ -122,6 +125,15 @@ public:
     // column so that the plan is valid.
     width = std::max<int64_t>(width, 1);
     int64_t perThread = valuesPerThread(width, elementBytes, inputBytes, readsPrefix);
+    // A cluster's block holding 16-bit values packed (RowKernel.h) takes 64 values a thread
+    // beyond 8192 columns, as f32 does: 256 lanes of 64 ran bf16 32768-262144 columns at
+    // 0.63-0.82x copy, 512 lanes of 32 at 0.45-0.69 (bench/results/2026-12-03-h200/
+    // packed-rows-*.txt).
+    // Not for a few rows (kFewRows), which keep 512 lanes of 32 values for latency.
+    bool fewRows = rowCount && *rowCount <= kFewRows;
+    if (clusterBlocks > 1 && inputBytes < 4 && width > 8192 && !fewRows &&
+        op.mayHoldPackedRowValues())
+      perThread = 64;
     // Every row takes the same vector, so the widest one that divides a static width keeps all
     // rows on vector boundaries, where the fast kernel runs (RowKernel.h); the widest vector
     // put every other row of bf16 1100, 1500, 2500 or 3500 columns off its boundary, into the
@@ -209,27 +221,30 @@ public:
   /// A row of `width` f32 columns spread over the fewest blocks of a thread-block cluster that
   /// hold it in registers, each block `ceil(width / blocks)` columns with the register plan a
   /// row of that width gets (one row a cluster); null when the target has no clusters, the row
-  /// is too wide, or the input is 16-bit. Measured on the H200 (256 MiB, fraction of copy,
-  /// bench/results/2026-12-01-h200): f32 static 32768 0.93-0.97 on 2 blocks (row_shared 0.885),
-  /// 50257 0.85 on 4 (0.716), 65536 0.90-0.92 on 4 (chunked 0.61), 128256 0.87 on 8 (0.61).
-  /// 16-bit inputs measured worse than the plans they would replace except at 65536 (bf16 0.70
-  /// against 0.67): 50257 0.29 (row_shared 0.57), 100000 0.27, 128256 0.31-0.62 (chunked 0.60),
-  /// with 16384 or 32768 columns a block, pipelined or not (sweep-cluster-*.md, wide-*.txt); the
-  /// cause is not found yet (docs/strategies.md), so they keep row_shared / chunked_online,
-  /// except for a few rows known statically (`rowCount` <= kFewRows: every cluster at once on the
+  /// is too wide, or the input is 16-bit and its kernel cannot hold the row packed. Measured on
+  /// the H200 (256 MiB, fraction of copy, bench/results/2026-12-01-h200): f32 static 32768
+  /// 0.93-0.97 on 2 blocks (row_shared 0.885), 50257 0.85 on 4 (0.716), 65536 0.90-0.92 on 4
+  /// (chunked 0.61), 128256 0.87 on 8 (0.61). 16-bit rows held as f32 measured worse than the
+  /// plans they would replace (bf16 50257 0.29 against row_shared's 0.57, 128256 0.31-0.62
+  /// against chunked's 0.60: sweep-cluster-*.md, wide-*.txt there); held packed
+  /// (FusedOp::mayHoldPackedRowValues: softmax without masks or side operands along the row),
+  /// on 256 lanes of 64 values a block, ahead of them: bf16 32768 0.82 (row_shared 0.64), 65536
+  /// 0.77 (chunked 0.67), 131072 0.72 (0.59), 262144 0.63 (0.59; packed-rows-*.txt in
+  /// bench/results/2026-12-03-h200). Other 16-bit rows keep row_shared / chunked_online, except
+  /// for a few rows known statically (`rowCount` <= kFewRows: every cluster at once on the
   /// GPU), where spreading the row wins on latency: bf16 1x128256 8.7 us against 22.8 us, and
   /// 8x131072 8.6 us (small-batch-b19d220.txt).
   StrategyAttr clusterPlan(FusedOp op, int64_t width, int64_t elementBytes, int64_t inputBytes,
                            bool readsPrefix, std::optional<int64_t> rowCount) const {
-    constexpr int64_t kFewRows = 16;
     bool fewRows = rowCount && *rowCount <= kFewRows;
-    if (target.clusterBlocks < 2 || (inputBytes < 4 && !fewRows) || width <= kWidestRegisterRow)
+    if (target.clusterBlocks < 2 || (inputBytes < 4 && !fewRows && !op.mayHoldPackedRowValues()) ||
+        width <= kWidestRegisterRow)
       return {};
     int64_t blocks = llvm::divideCeil(width, kWidestRegisterRow);
     if (blocks > target.clusterBlocks)
       return {};
-    return registerPlan(op, llvm::divideCeil(width, blocks), elementBytes, inputBytes,
-                        std::nullopt, readsPrefix, blocks);
+    return registerPlan(op, llvm::divideCeil(width, blocks), elementBytes, inputBytes, rowCount,
+                        readsPrefix, blocks);
   }
 
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.

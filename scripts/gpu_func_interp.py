@@ -64,6 +64,16 @@ def bits_to_f32(text):
     return np.frombuffer(int(text, 16).to_bytes(4, "little"), dtype=np.float32)[0]
 
 
+def bits_to_float(text, dtype):
+    """A float constant written as its bits (MLIR prints non-finite splats so), as f32."""
+    bits = int(text, 16)
+    if dtype == "bf16":
+        return bits_to_f32(hex(bits << 16))
+    if dtype == "f16":
+        return np.float32(np.frombuffer(bits.to_bytes(2, "little"), dtype=np.float16)[0])
+    return bits_to_f32(text)
+
+
 def round_to(value, dtype):
     v = np.float32(value)
     if dtype == "f32":
@@ -122,8 +132,9 @@ def execute(ops, env, ctx):
                 env[res[0]] = bits_to_f32(lit) if lit.startswith("0x") else np.float32(float(lit))
             elif lit.startswith("dense<") and ty and ty.startswith("vector<"):
                 splat = re.match(r"dense<([^>]+)>", lit).group(1)
-                n = int(re.match(r"vector<(\d+)x", ty).group(1))
-                env[res[0]] = [np.float32(float(splat))] * n
+                n, elem = re.match(r"vector<(\d+)x(\w+)>", ty).groups()
+                env[res[0]] = [bits_to_float(splat, elem) if splat.startswith("0x")
+                               else np.float32(float(splat))] * int(n)
             else:
                 raise NotImplementedError(text)
         elif name in ("arith.addi", "arith.muli", "arith.divui", "arith.remui", "arith.ceildivui",
@@ -153,6 +164,10 @@ def execute(ops, env, ctx):
             env[res[0]] = bool(a == b)
         elif name == "arith.select":
             env[res[0]] = val(1) if val(0) else val(2)
+        elif name == "arith.maximumf" and isinstance(val(0), list):
+            # Elementwise on vectors (16-bit values held as the f32 they widen to exactly).
+            env[res[0]] = [np.float32(np.nan) if (np.isnan(a) or np.isnan(b)) else max(a, b)
+                           for a, b in zip(val(0), val(1))]
         elif name in ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf"):
             a, b = np.float32(val(0)), np.float32(val(1))
             with np.errstate(all="ignore"):

@@ -84,6 +84,26 @@ func.func @axis0_bf16(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
 
 // -----
 
+// Without a prologue, each column's max is taken on the 16-bit vectors as loaded (two columns
+// an instruction, max.NaN.bf16x2 in PTX), with -inf where a chunk may pass C (C = 500: the
+// last chunk of 64 rows is partial); the words go through the opaque mov only for the sum and
+// the normalisation.
+// CHECK-LABEL: gpu.func @axis0_bf16_plain_0_strided_axis(
+// CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK-NOT: llvm.inline_asm
+// CHECK: arith.select %{{.+}}, %{{.+}}, %cst{{.*}} : vector<8xbf16>
+// CHECK-NOT: llvm.inline_asm
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} : vector<8xbf16>
+// CHECK-NOT: llvm.inline_asm
+// CHECK: gpu.shuffle
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
+func.func @axis0_bf16_plain(%x: tensor<500x4096xbf16>) -> tensor<500x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]} : tensor<500x4096xbf16> -> tensor<500x4096xbf16>
+  return %0 : tensor<500x4096xbf16>
+}
+
+// -----
+
 // log_softmax keeps its values as f32 (packed, ptxas kept the shifted values it shares with the
 // sum live anyway: 112-120 registers), as does a dynamic C, whose kernel also has the online path.
 // CHECK-LABEL: gpu.func @axis0_bf16_log_0_strided_axis(

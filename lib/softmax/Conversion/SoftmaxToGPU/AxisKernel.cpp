@@ -452,15 +452,27 @@ void AxisEmitter::emitRegisterPath() {
 }
 
 void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed) {
-  SmallVector<SmallVector<Value>> columns(vector);
-  for (int64_t k = 0; k < chunks; ++k) {
-    SmallVector<Value> values = expand(packed[k]);
-    for (int64_t v = 0; v < vector; ++v)
-      columns[v].push_back(values[v]);
-  }
   SmallVector<Value> localMax;
-  for (int64_t v = 0; v < vector; ++v)
-    localMax.push_back(combineAll(columns[v], /*isMax=*/true));
+  if (op.getPrologue().empty()) {
+    // Without a prologue each column's max is that of its 16-bit values as loaded, taken two
+    // columns an instruction (max.NaN.bf16x2 / f16x2: exact, NaN-propagating as the f32 max,
+    // no conversion), -inf past C.
+    SmallVector<Value> raw;
+    for (const Packed &p : packed)
+      raw.push_back(p.inAxis ? select(p.inAxis, p.raw, negInfOf(p.raw.getType())) : p.raw);
+    Value rawMax = combineAll(raw, /*isMax=*/true);
+    for (int64_t v = 0; v < vector; ++v)
+      localMax.push_back(toF32(vector::ExtractOp::create(b, loc, rawMax, v)));
+  } else {
+    SmallVector<SmallVector<Value>> columns(vector);
+    for (int64_t k = 0; k < chunks; ++k) {
+      SmallVector<Value> values = expand(packed[k]);
+      for (int64_t v = 0; v < vector; ++v)
+        columns[v].push_back(values[v]);
+    }
+    for (int64_t v = 0; v < vector; ++v)
+      localMax.push_back(combineAll(columns[v], /*isMax=*/true));
+  }
   SmallVector<Value> max = combineRows(localMax, /*isMax=*/true, /*buffer=*/0);
   SmallVector<Value> maxSafe = llvm::map_to_vector(max, [&](Value m) { return safeMax(m); });
   SmallVector<SmallVector<Value>> exps(vector);

@@ -30,6 +30,14 @@ Value KernelEmitterBase::fromF32(Value v, Type type) {
   return arith::TruncFOp::create(b, loc, type, v);
 }
 
+Value KernelEmitterBase::negInfOf(Type type) {
+  auto elementType = cast<FloatType>(getElementTypeOrSelf(type));
+  APFloat inf = APFloat::getInf(elementType.getFloatSemantics(), /*Negative=*/true);
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, vectorType, DenseElementsAttr::get(vectorType, inf));
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, inf));
+}
+
 Value KernelEmitterBase::opaqueWords(Value raw) {
   auto rawType = cast<VectorType>(raw.getType());
   auto wordsType = VectorType::get({rawType.getNumElements() / 2}, b.getI32Type());

@@ -40,6 +40,8 @@ protected:
   }
   Value i32Const(int32_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
   Value negInf() { return f32Const(-std::numeric_limits<double>::infinity()); }
+  /// -inf of `type`: a float type, or a vector of one (every element).
+  Value negInfOf(Type type);
 
   // Integer arithmetic, of whatever integer or index type the operands have.
   Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }

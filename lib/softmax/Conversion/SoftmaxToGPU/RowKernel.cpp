@@ -1016,12 +1016,7 @@ Value KernelEmitter::edgeValue(std::pair<Value, Value> edge, Value x) {
 }
 
 Value KernelEmitter::packedMax(ValueRange raw) {
-  auto rawType = cast<VectorType>(raw.front().getType());
-  auto elementType = cast<FloatType>(rawType.getElementType());
-  Value lowest = arith::ConstantOp::create(
-      b, loc, rawType,
-      DenseElementsAttr::get(rawType, APFloat::getInf(elementType.getFloatSemantics(),
-                                                      /*Negative=*/true)));
+  Value lowest = negInfOf(raw.front().getType());
   SmallVector<Value> chunkVectors;
   for (int64_t c = 0; c < layout.chunks; ++c)
     chunkVectors.push_back(select(isRead(c), raw[c], lowest));

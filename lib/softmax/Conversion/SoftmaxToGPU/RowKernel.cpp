@@ -339,6 +339,10 @@ private:
   /// row_cluster block.
   Value columnBase;
   Value clusterRank;   ///< row_cluster: this block's rank in its cluster (`it`)
+  /// row_cluster over a dynamic width (not the Full variant): the columns each block takes,
+  /// ceil(width / blocks) rounded up to whole vectors, so that a row narrower than the tier's
+  /// span keeps every block of the cluster at work (null: the plan's span a block).
+  Value blockShare;
   Value exchange;      ///< row_cluster: the block's (max, sum) slots, read by the cluster
   Value widthIndex; ///< the row width as an index
   /// This block's row groups: groupBegin, groupBegin + groupStep, ... below groupEnd.
@@ -351,6 +355,7 @@ private:
     Value head;            ///< columns [0, head) precede the first vector boundary
     Value mainEnd;         ///< whole vectors cover [head, mainEnd); [mainEnd, width) is the tail
     Value loadEnd;         ///< vectors at or past min(limit, mainEnd) are not read
+    Value blockEnd;        ///< with blockShare: this block's part of the row ends here
   } layout;
   SmallVector<Value> rowIdx;
   DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
@@ -574,27 +579,27 @@ Value KernelEmitter::fastCondition(ValueRange kernelOperands) {
 void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
   layout.vector = vectorSize;
   layout.chunks = chunkCount;
-  if (vectorSize == 1) {
+  if (vectorSize == 1 || aligned) {
+    // One column a vector, or every row starts on a vector boundary and is whole vectors: no
+    // edge columns.
     layout.edgeSlots = 0;
     layout.head = index(0);
     layout.mainEnd = width;
     layout.loadEnd = limit;
-    return;
+  } else {
+    layout.edgeSlots = llvm::divideCeil(vectorSize - 1, fewestLanes());
+    layout.head = minsi(rowHead(in, vectorSize), width);
+    Value mainColumns = arith::SubIOp::create(b, loc, width, layout.head);
+    Value wholeVectors = arith::DivUIOp::create(b, loc, mainColumns, index(vectorSize));
+    layout.mainEnd = add(layout.head, mul(wholeVectors, index(vectorSize)));
+    layout.loadEnd = minsi(limit, layout.mainEnd);
   }
-  if (aligned) {
-    // Every row starts on a vector boundary and is whole vectors: no edge columns.
-    layout.edgeSlots = 0;
-    layout.head = index(0);
-    layout.mainEnd = width;
-    layout.loadEnd = limit;
-    return;
+  // A block's even share of a row (blockShare) ends where the next block's begins.
+  layout.blockEnd = Value();
+  if (blockShare) {
+    layout.blockEnd = add(layout.head, add(columnBase, blockShare));
+    layout.loadEnd = minsi(layout.loadEnd, layout.blockEnd);
   }
-  layout.edgeSlots = llvm::divideCeil(vectorSize - 1, fewestLanes());
-  layout.head = minsi(rowHead(in, vectorSize), width);
-  Value mainColumns = arith::SubIOp::create(b, loc, width, layout.head);
-  Value wholeVectors = arith::DivUIOp::create(b, loc, mainColumns, index(vectorSize));
-  layout.mainEnd = add(layout.head, mul(wholeVectors, index(vectorSize)));
-  layout.loadEnd = minsi(limit, layout.mainEnd);
 }
 
 Value KernelEmitter::vectorColumn(Value base, int64_t c) {
@@ -802,10 +807,10 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   // pipelined plans keep the test a chunk, which folds away where the width is the span (the
   // row-dependent compare cost their static kernels the occupancy budget), and the general
   // kernels' mainEnd depends on the row anyway.
-  Value inRow =
-      aligned && !isPipelined(op, plan)
-          ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, layout.mainEnd, index(0)))
-          : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
+  Value end = layout.blockEnd ? minsi(layout.mainEnd, layout.blockEnd) : layout.mainEnd;
+  Value inRow = aligned && !isPipelined(op, plan)
+                    ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, end, index(0)))
+                    : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, end));
   if (vector == 1) {
     Value converted = fromF32(values.front(), elementType);
     ifThen(inRow, [&] {
@@ -1319,6 +1324,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     blockId = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
     columnBase = index(0);
     clusterRank = Value();
+    blockShare = Value();
     if (clusterBlocks > 1) {
       // A cluster a row: the clusters are (clusterBlocks, 1, 1) blocks of a one-dimensional
       // grid, so a block's rank is its id modulo the cluster size.
@@ -1326,6 +1332,14 @@ void KernelEmitter::emit(RowKernelVariant variant) {
       blockId = arith::DivUIOp::create(b, loc, blockId, index(clusterBlocks));
       grid = arith::DivUIOp::create(b, loc, grid, index(clusterBlocks));
       columnBase = mul(clusterRank, index(lanes * vector * chunks));
+      // A dynamic width takes an even share a block: spans of the tier's width left the last
+      // blocks of a cluster idle for rows below it (bf16 50257 columns in the 65536 tier of 4
+      // blocks: 3 blocks full, the fourth 1105 columns, at 0.53x copy against 0.68 static).
+      if (ShapedType::isDynamic(knownWidth)) {
+        Value vectors = arith::CeilDivUIOp::create(b, loc, width, index(clusterBlocks * vector));
+        blockShare = mul(vectors, index(vector));
+        columnBase = mul(clusterRank, blockShare);
+      }
     }
     Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
     groupBegin = mul(blockId, perBlock);
@@ -1403,6 +1417,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     Value first = clusterRank ? cmpi(arith::CmpIPredicate::eq, clusterRank, index(0)) : Value();
     columnBase = index(0);
     clusterRank = Value();
+    blockShare = Value();
     forEachRowGroup([&](Value group) {
       setRow(rowOf(group), first);
       emitChunkedPlan(/*shared=*/false);
@@ -1544,9 +1559,11 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // 24 more in the general kernel of a dynamic width (64-bit arithmetic, edge columns, a test
   // a chunk). ptxas -v fits the chosen plans (64 values a thread over clusters of 2 to 16
   // blocks, static and dynamic widths, bf16 and f16) there without spilling (the general
-  // kernels of the dynamic tiers spilled 8-28 bytes at 80; static 50257 columns fit 80); over
-  // more than 8 blocks (the other blocks' slots) the registers of two blocks a multiprocessor
-  // (f16 200001 columns over 13 blocks spilled 16 bytes at 80 and 4 at 104), where the f32 estimate below gave them 128 and ptxas took about 100; capped,
+  // kernels of the dynamic tiers spilled 8-28 bytes at 80; static 50257 columns fit 80); a
+  // general kernel over more than 8 blocks (the other blocks' slots) the registers of two
+  // blocks a multiprocessor (f16 200001 columns over 13 blocks spilled 16 bytes at 80 and 4 at
+  // 104; the fast kernels fit 80, and at 128 bf16 200000 and 262144 ran at 0.45 and 0.52x
+  // copy against 0.63 at 80: compare-188896a in bench/results/2026-12-03-h200), where the f32 estimate below gave them 128 and ptxas took about 100; capped,
   // three blocks of 256 threads fit a multiprocessor instead of two, and bf16 32768-262144
   // columns ran at 0.63-0.82x copy against 0.51-0.69 (bench/results/2026-12-03-h200/
   // packed-rows-*.txt).
@@ -1554,8 +1571,11 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     int64_t values = plan.getVector() * plan.getChunks();
     int64_t general =
         variant == RowKernelVariant::General && ShapedType::isDynamic(op.getRowWidth()) ? 24 : 0;
-    int64_t needed = llvm::alignTo(values / 2 + 48 + general, 8);
-    if (plan.getCluster() > 8)
+    // f32 results store 16 vectors of 4 a thread: their addresses need more (the dynamic f16
+    // tiers spilled 4-52 bytes at 80).
+    int64_t manyChunks = plan.getChunks() > 8 ? 24 : 0;
+    int64_t needed = llvm::alignTo(values / 2 + 48 + general + manyChunks, 8);
+    if (variant == RowKernelVariant::General && plan.getCluster() > 8)
       needed = std::max<int64_t>(needed, 65536 / (2 * threads) / 8 * 8);
     return std::clamp<int64_t>(needed, 40, std::min<int64_t>(255, 65536 / threads / 8 * 8));
   }

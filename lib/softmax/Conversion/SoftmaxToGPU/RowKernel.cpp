@@ -339,10 +339,6 @@ private:
   /// row_cluster block.
   Value columnBase;
   Value clusterRank;   ///< row_cluster: this block's rank in its cluster (`it`)
-  /// row_cluster over a dynamic width (not the Full variant): the columns each block takes,
-  /// ceil(width / blocks) rounded up to whole vectors, so that a row narrower than the tier's
-  /// span keeps every block of the cluster at work (null: the plan's span a block).
-  Value blockShare;
   Value exchange;      ///< row_cluster: the block's (max, sum) slots, read by the cluster
   Value widthIndex; ///< the row width as an index
   /// This block's row groups: groupBegin, groupBegin + groupStep, ... below groupEnd.
@@ -355,7 +351,6 @@ private:
     Value head;            ///< columns [0, head) precede the first vector boundary
     Value mainEnd;         ///< whole vectors cover [head, mainEnd); [mainEnd, width) is the tail
     Value loadEnd;         ///< vectors at or past min(limit, mainEnd) are not read
-    Value blockEnd;        ///< with blockShare: this block's part of the row ends here
   } layout;
   SmallVector<Value> rowIdx;
   DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
@@ -594,12 +589,6 @@ void KernelEmitter::setLayout(int64_t vectorSize, int64_t chunkCount) {
     layout.mainEnd = add(layout.head, mul(wholeVectors, index(vectorSize)));
     layout.loadEnd = minsi(limit, layout.mainEnd);
   }
-  // A block's even share of a row (blockShare) ends where the next block's begins.
-  layout.blockEnd = Value();
-  if (blockShare) {
-    layout.blockEnd = add(layout.head, add(columnBase, blockShare));
-    layout.loadEnd = minsi(layout.loadEnd, layout.blockEnd);
-  }
 }
 
 Value KernelEmitter::vectorColumn(Value base, int64_t c) {
@@ -807,10 +796,10 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   // pipelined plans keep the test a chunk, which folds away where the width is the span (the
   // row-dependent compare cost their static kernels the occupancy budget), and the general
   // kernels' mainEnd depends on the row anyway.
-  Value end = layout.blockEnd ? minsi(layout.mainEnd, layout.blockEnd) : layout.mainEnd;
-  Value inRow = aligned && !isPipelined(op, plan)
-                    ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, end, index(0)))
-                    : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, end));
+  Value inRow =
+      aligned && !isPipelined(op, plan)
+          ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, layout.mainEnd, index(0)))
+          : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
   if (vector == 1) {
     Value converted = fromF32(values.front(), elementType);
     ifThen(inRow, [&] {
@@ -1324,22 +1313,19 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     blockId = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
     columnBase = index(0);
     clusterRank = Value();
-    blockShare = Value();
     if (clusterBlocks > 1) {
       // A cluster a row: the clusters are (clusterBlocks, 1, 1) blocks of a one-dimensional
       // grid, so a block's rank is its id modulo the cluster size.
       clusterRank = arith::RemUIOp::create(b, loc, blockId, index(clusterBlocks));
       blockId = arith::DivUIOp::create(b, loc, blockId, index(clusterBlocks));
       grid = arith::DivUIOp::create(b, loc, grid, index(clusterBlocks));
+      // Spans of the plan's width, also for a dynamic width narrower than the tier's span
+      // (its last blocks take less). An even share a block (ceil(N / blocks) in whole
+      // vectors) measured slower: dynamic bf16 50257 columns 0.531 -> 0.506x copy, f32 0.827 ->
+      // 0.815, bf16 100000 0.645 -> 0.633 (compare-188896a, wide-613bf39 in
+      // bench/results/2026-12-03-h200); the gap to the static plan there is the general
+      // kernel's budget (104 registers against 80: two blocks a multiprocessor, not three).
       columnBase = mul(clusterRank, index(lanes * vector * chunks));
-      // A dynamic width takes an even share a block: spans of the tier's width left the last
-      // blocks of a cluster idle for rows below it (bf16 50257 columns in the 65536 tier of 4
-      // blocks: 3 blocks full, the fourth 1105 columns, at 0.53x copy against 0.68 static).
-      if (ShapedType::isDynamic(knownWidth)) {
-        Value vectors = arith::CeilDivUIOp::create(b, loc, width, index(clusterBlocks * vector));
-        blockShare = mul(vectors, index(vector));
-        columnBase = mul(clusterRank, blockShare);
-      }
     }
     Value perBlock = arith::CeilDivUIOp::create(b, loc, numGroups, grid);
     groupBegin = mul(blockId, perBlock);
@@ -1417,7 +1403,6 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     Value first = clusterRank ? cmpi(arith::CmpIPredicate::eq, clusterRank, index(0)) : Value();
     columnBase = index(0);
     clusterRank = Value();
-    blockShare = Value();
     forEachRowGroup([&](Value group) {
       setRow(rowOf(group), first);
       emitChunkedPlan(/*shared=*/false);

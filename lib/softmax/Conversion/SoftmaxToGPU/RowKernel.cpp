@@ -1079,18 +1079,20 @@ void KernelEmitter::emitRegisterPlan(SmallVector<SmallVector<Value>> values,
   bool skipUnread = skipRemoved;
   if (normalization != Normalization::none) {
     SmallVector<Value> maxTerms;
-    if (!packedRaw.empty())
+    if (!packedRaw.empty()) {
       maxTerms.push_back(packedMax(packedRaw));
-    for (int64_t c = 0; c < layout.chunks && packedRaw.empty(); ++c) {
-      if (skipUnread)
-        maxTerms.push_back(ifElse(
-            isRead(c), f32, [&] { return combineAll(values[c], /*isMax=*/true); },
-            [&] { return negInf(); }));
-      else
-        llvm::append_range(maxTerms, values[c]);
+    } else {
+      for (int64_t c = 0; c < layout.chunks; ++c) {
+        if (skipUnread)
+          maxTerms.push_back(ifElse(
+              isRead(c), f32, [&] { return combineAll(values[c], /*isMax=*/true); },
+              [&] { return negInf(); }));
+        else
+          llvm::append_range(maxTerms, values[c]);
+      }
+      for (size_t i = layout.chunks; i < values.size(); ++i)
+        llvm::append_range(maxTerms, values[i]);
     }
-    for (size_t i = layout.chunks; i < values.size(); ++i)
-      llvm::append_range(maxTerms, values[i]);
     Value max = reduce(combineAll(maxTerms, /*isMax=*/true), /*isMax=*/true, /*buffer=*/0);
     Value maxSafe = safeMax(max);
     convertAgain();

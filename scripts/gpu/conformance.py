@@ -145,6 +145,19 @@ HAND_PLANS = [
     ("row_registers", 700, "#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 1, chunks = 12>"),
 ]
 
+# row_staged written by hand at widths and types the selection does not give it: rows of one
+# word or less (1, 7, 9: the edge slots alone, no bulk copy), f32 words of 4, blocks of one warp.
+STAGED_HAND_PLANS = [
+    ("f32", 1, "#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 4, chunks = 1>"),
+    ("f32", 33, "#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 4, chunks = 1>"),
+    ("f32", 5000, "#softmax.strategy<row_staged, lanes = 256, rows = 1, vector = 4, chunks = 1>"),
+    ("f32", 57852, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1>"),
+    ("bf16", 7, "#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 8, chunks = 1>"),
+    ("bf16", 9, "#softmax.strategy<row_staged, lanes = 64, rows = 1, vector = 8, chunks = 1>"),
+    ("f16", 3001, "#softmax.strategy<row_staged, lanes = 1024, rows = 1, vector = 8, chunks = 1>"),
+    ("bf16", 115704, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>"),
+]
+
 
 def hand_program(dtype, n, strategy):
     t = f"tensor<?x{n}x{dtype}>"
@@ -300,6 +313,13 @@ def cases(quick):
                            n=n)
         for plan, n, strategy in HAND_PLANS:
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
+        for staged_dtype, n, strategy in STAGED_HAND_PLANS:
+            if staged_dtype == dtype:
+                for m in (1, 37):
+                    yield dict(name=f"hand row_staged {dtype} {m}x{n}", hand=strategy,
+                               dtype=dtype, m=m, n=n)
+                yield dict(name=f"hand row_staged {dtype} 37x{n} stride {n + 3}", hand=strategy,
+                           dtype=dtype, m=37, n=n, stride=n + 3)
         # 3000, 4097 and 9000: blocks of whole warps that are not a power of two (384, 288 lanes).
         # 513, 700, 1025, 1026, 1100, 3500: rows on the widest vector that divides the width
         # (f32 vectors of 1 or 2, 16-bit of 4); 4608, 6656: 16 values on 288 and 416 threads
@@ -438,6 +458,11 @@ def memcheck_cases():
         yield dict(name=f"{variant} bf16 5x40000", variant=variant, dtype="bf16", m=5, n=40000)
     for plan, n, strategy in HAND_PLANS:
         yield dict(name=f"hand {plan} f32 5x{n}", hand=strategy, dtype="f32", m=5, n=n)
+    # row_staged: the bulk copy, the edge slots, several rows a block (a grid smaller than the
+    # rows is not launched, but 1-word rows and strided rows are).
+    for dtype, n, strategy in STAGED_HAND_PLANS:
+        yield dict(name=f"hand row_staged {dtype} 5x{n} stride {n + 3}", hand=strategy,
+                   dtype=dtype, m=5, n=n, stride=n + 3)
     # strided_axis: the vector and scalar kernels, the register and online paths, shuffles and
     # shared memory between the rows of a column.
     for dtype in ("f32", "bf16"):

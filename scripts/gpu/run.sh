@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|staged|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -148,6 +148,42 @@ wide() {
       softmax_file_ st "$t" "$dir/st_${dtype}_$n.mlir"
       case_ "wide_${dtype}_${n}" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
       case_ "wide_dyn_${dtype}_${n}" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+    done
+  done
+}
+
+# 16-bit rows staged in shared memory by a bulk copy (row_staged, 16385-115704 columns): the
+# static and dynamic programs the selection now gives, beside the plans they replace written by
+# hand (`old_*`: row_cluster over ceil(N / 16384) blocks of 256 lanes x 64 packed values for
+# softmax, row_shared / chunked_online for log_softmax), 256 MiB tensors, timed beside a copy
+# (no check: the suite checks these plans).
+staged() {
+  local dir=$work/staged dtype n m t blocks old
+  mkdir -p "$dir"
+  for dtype in bf16 f16; do
+    softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
+    for n in 20000 32768 50257 65536 100000 115704; do
+      m=$(( (1 << 28) / (n * 2) + 1 ))
+      t="tensor<${m}x${n}x${dtype}>"
+      softmax_file_ st "$t" "$dir/st_${dtype}_$n.mlir"
+      blocks=$(( (n + 16383) / 16384 ))
+      old="#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = $blocks>"
+      printf 'func.func @old(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [%s]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$old" "$t" "$t" "$t" > "$dir/old_${dtype}_$n.mlir"
+      case_ "staged_${dtype}_$n" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
+      case_ "staged_dyn_${dtype}_$n" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+      case_ "old_${dtype}_$n" "$dir/old_${dtype}_$n.mlir" --no-check --bench --reps=20
+    done
+  done
+  for n in 32768 50257 100000; do
+    m=$(( (1 << 28) / (n * 2) + 1 ))
+    t="tensor<${m}x${n}xbf16>"
+    [ "$n" -le 57856 ] && old="row_shared" || old="chunked_online"
+    for plan in "row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1" \
+                "$old, lanes = 512, rows = 1, vector = 8, chunks = 4"; do
+      printf 'func.func @log(%%x: %s) -> %s {\n  %%y = softmax.fused log_softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<%s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/log_${plan%%,*}_$n.mlir"
+      case_ "log_${plan%%,*}_bf16_$n" "$dir/log_${plan%%,*}_$n.mlir" --no-check --bench --reps=20
     done
   done
 }
@@ -413,7 +449,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, staged, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

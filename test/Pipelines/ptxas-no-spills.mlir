@@ -8,8 +8,8 @@
 
 // Each kernel once, by name (30 kernels: 4 plans x 3 types x 2 programs, and rows over a
 // 16-block cluster (f32, bf16) and a 13-block one (f16 in, f32 out); the 50000-column programs
-// are row_cluster in f32 and in plain 16-bit softmax (values held packed), row_shared in the
-// fused 16-bit ones, which are not clustered; the chunked ones are wider than 16 blocks hold
+// are row_cluster in f32, row_staged in plain 16-bit softmax, row_shared in the fused 16-bit
+// ones, which are not clustered; the chunked ones are wider than 16 blocks hold
 // (f32 and plain 16-bit) or not clustered (fused 16-bit); ptxas-no-spills-sm80.mlir has
 // row_shared in f32 too).
 // CHECK-DAG: Compiling entry function 'plain_multi_row_f32_0_multi_row' for 'sm_90'
@@ -26,9 +26,9 @@
 // CHECK-DAG: Compiling entry function 'fused_row_registers_bf16_0_row_registers' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_row_cluster_f32_0_row_cluster' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_row_cluster_f32_0_row_cluster' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_row_cluster_f16_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_cluster_f16_0_row_staged' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_row_cluster_f16_0_row_shared' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_row_cluster_bf16_0_row_cluster' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_cluster_bf16_0_row_staged' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_row_cluster16_bf16_0_row_cluster' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_row_cluster13_f16_0_row_cluster' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_row_cluster_bf16_0_row_shared' for 'sm_90'

@@ -30,6 +30,9 @@ struct TargetInfo {
   /// Rows spread over a cluster share their max and sum through distributed shared memory
   /// (the row_cluster plan).
   int64_t clusterBlocks = 0;
+  /// Whether the chip has bulk asynchronous copies from global to shared memory whose
+  /// completion an mbarrier counts (cp.async.bulk, sm_90 on): the row_staged plan.
+  bool bulkCopies = false;
 
   /// The facts of `chip` (sm_80, sm_86, sm_89, sm_90), or nothing for an unknown chip.
   static std::optional<TargetInfo> forChip(llvm::StringRef chip);

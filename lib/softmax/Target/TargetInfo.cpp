@@ -31,8 +31,10 @@ std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
   // "non-portable" size) once a kernel opts in (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_
   // ALLOWED, which the runtime and the C++ API set), which holds an f32 row of 262144 columns
   // in registers.
-  if (chip.starts_with("sm_90"))
+  if (chip.starts_with("sm_90")) {
     info.clusterBlocks = 16;
+    info.bulkCopies = true;
+  }
   return info;
 }
 

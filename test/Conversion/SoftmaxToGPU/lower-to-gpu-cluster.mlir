@@ -149,14 +149,15 @@ func.func @sixteen_log(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
 
 // -----
 
-// A plain bf16 softmax over 65536 columns: 4 blocks of 256 lanes of 64 values, held packed
+// A plain bf16 softmax over 131072 columns (wider than the row_staged plan holds): 8 blocks of
+// 256 lanes of 64 values, held packed
 // (two a register, RowKernel.h holdsPackedRowValues). The max is taken on the 16-bit vectors
 // as loaded (arith.maximumf on vector<8xbf16>: max.NaN.bf16x2 in PTX), then the values are
 // converted for the block's sum and again for the normalisation after the cluster's exchange,
 // each 32-bit word through an opaque move so that LLVM keeps no f32 copy live (32 words a use).
 // The budget is the packed one (64 / 2 + 48).
 // CHECK-LABEL: func.func @packed
-// CHECK: gpu.launch_func @softmax_kernels::@packed_0_row_cluster clusters in (%c4, %c1, %c1) blocks in (%c256, %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: gpu.launch_func @softmax_kernels::@packed_0_row_cluster clusters in (%c8, %c1, %c1) blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK-LABEL: gpu.func @packed_0_row_cluster(
 // CHECK-SAME: nvvm.maxnreg = 80
 // CHECK-COUNT-8: vector.load %arg0{{.*}} vector<8xbf16>
@@ -173,9 +174,9 @@ func.func @sixteen_log(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
 // CHECK: vector.store {{.*}} vector<8xbf16>
 // CHECK-NOT: llvm.inline_asm
 // CHECK: gpu.return
-func.func @packed(%x: tensor<64x65536xbf16>) -> tensor<64x65536xbf16> {
-  %0 = softmax.softmax %x : tensor<64x65536xbf16>
-  return %0 : tensor<64x65536xbf16>
+func.func @packed(%x: tensor<64x131072xbf16>) -> tensor<64x131072xbf16> {
+  %0 = softmax.softmax %x : tensor<64x131072xbf16>
+  return %0 : tensor<64x131072xbf16>
 }
 
 // -----

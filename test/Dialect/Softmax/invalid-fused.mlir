@@ -266,3 +266,35 @@ func.func @at_the_bound(%x: tensor<8x65536xf32>) -> tensor<8x65536xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 256, rows = 1, vector = 4, chunks = 64>]} : tensor<8x65536xf32> -> tensor<8x65536xf32>
   return %0 : tensor<8x65536xf32>
 }
+
+// -----
+
+func.func @staged_vector(%x: tensor<4x100xbf16>) -> tensor<4x100xbf16> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 4, chunks = 1>): row_staged moves 16-byte words, vector = 8 elements of 'bf16'}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 4, chunks = 1>]} : tensor<4x100xbf16> -> tensor<4x100xbf16>
+  return %0 : tensor<4x100xbf16>
+}
+
+// -----
+
+func.func @staged_prologue(%x: tensor<4x100xbf16>) -> tensor<4x100xbf16> {
+  // expected-error @+1 {{row_staged takes a softmax or log_softmax without a prologue whose result has the input's element type}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 8, chunks = 1>]} : tensor<4x100xbf16> -> tensor<4x100xbf16>
+  return %0 : tensor<4x100xbf16>
+}
+
+// -----
+
+func.func @staged_cast(%x: tensor<4x100xbf16>) -> tensor<4x100xf32> {
+  // expected-error @+1 {{row_staged takes a softmax or log_softmax without a prologue whose result has the input's element type}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 8, chunks = 1>]} : tensor<4x100xbf16> -> tensor<4x100xf32>
+  return %0 : tensor<4x100xf32>
+}
+
+// -----
+
+func.func @staged_too_wide(%x: tensor<4x115705xbf16>) -> tensor<4x115705xbf16> {
+  // expected-error @+1 {{holds rows of at most 115704 elements in shared memory, but the row has 115705}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]} : tensor<4x115705xbf16> -> tensor<4x115705xbf16>
+  return %0 : tensor<4x115705xbf16>
+}

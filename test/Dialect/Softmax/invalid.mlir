@@ -282,6 +282,21 @@ func.func @strategy_row_shared() attributes {s = #softmax.strategy<row_shared, l
 
 // -----
 
+// expected-error @+1 {{row_staged keeps one row a block in shared memory: rows must be 1, got 2}}
+func.func @strategy_row_staged_rows() attributes {s = #softmax.strategy<row_staged, lanes = 256, rows = 2, vector = 8, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{row_staged moves 16-byte words: vector must be 4 (f32) or 8 (f16, bf16), got 2}}
+func.func @strategy_row_staged_vector() attributes {s = #softmax.strategy<row_staged, lanes = 256, rows = 1, vector = 2, chunks = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{row_staged takes one word a thread at a time: chunks must be 1, got 4}}
+func.func @strategy_row_staged_chunks() attributes {s = #softmax.strategy<row_staged, lanes = 256, rows = 1, vector = 8, chunks = 4>} { return }
+
+// -----
+
 // expected-error @+1 {{row_cluster spreads a row over 2 to 16 blocks: cluster must be in that range, got 1}}
 func.func @strategy_cluster_one() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 4>} { return }
 

@@ -58,12 +58,11 @@ func.func @n262145_f32(%x: tensor<64x262145xf32>) -> tensor<64x262145xf32> {
 
 // -----
 
-// 16-bit rows of a plain softmax are clustered with their values held packed (two a
-// register, FusedOp::mayHoldPackedRowValues): 256 lanes of 64 values a block at most (here
-// 7 vectors of 8 over 4 blocks), as f32 rows are; sm_80 has neither clusters nor the shared
+// 16-bit rows of a plain softmax up to 115704 columns are staged in shared memory
+// (select-strategy-staged.mlir); sm_80 has neither bulk copies, nor clusters, nor the shared
 // memory for 50257 f32 values: the chunked plan.
 // SM90-LABEL: func.func @n50257_bf16(
-// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 7, cluster = 4>]
+// SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 // SM80-LABEL: func.func @n50257_bf16(
 // SM80: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @n50257_bf16(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
@@ -84,12 +83,13 @@ func.func @n262144_f16_to_f32(%x: tensor<64x262144xf16>) -> tensor<64x262144xf32
 
 // -----
 
-// Other 16-bit rows (a prologue step, log_softmax) cannot be held packed, and as f32 values
-// measured slower clustered (SelectStrategy.cpp, clusterPlan): the row in shared memory.
+// Other 16-bit rows (a prologue step) are neither staged nor held packed, and as f32 values
+// measured slower clustered (SelectStrategy.cpp, clusterPlan): the row in shared memory as
+// f32. A log_softmax without a prologue is staged.
 // SM90-LABEL: func.func @n50257_bf16_scaled(
 // SM90: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // SM90-LABEL: func.func @n50257_bf16_log(
-// SM90: strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 func.func @n50257_bf16_scaled(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
   return %0 : tensor<64x50257xbf16>
@@ -101,13 +101,15 @@ func.func @n50257_bf16_log(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
 
 // -----
 
-// A dynamic bf16 width: after the register tiers (up to 16384 columns), cluster tiers of 2, 4,
-// 8 and 16 blocks of 256 lanes of 64 packed values, then the chunked plan (sm_80: no
-// clusters, and a dynamic row in shared memory needs the full 227 KB of sm_90).
+// A dynamic bf16 width: after the register tiers (up to 16384 columns), the staged tier (up
+// to 115704), the cluster tiers wider than it (8 and 16 blocks of 256 lanes of 64 packed
+// values), then the chunked plan (sm_80: no bulk copies, no clusters, and a dynamic row in
+// shared memory needs the full 227 KB of sm_90).
 // SM90-LABEL: func.func @dynamic_bf16(
-// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // SM80-LABEL: func.func @dynamic_bf16(
 // SM80-NOT: row_cluster
+// SM80-NOT: row_staged
 // SM80: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xbf16> -> tensor<?x?xbf16>
@@ -137,6 +139,7 @@ func.func @few_rows_bf16(%x: tensor<8x128256xbf16>) -> tensor<8x128256xbf16> {
 // SM90: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 // SM80-LABEL: func.func @dynamic_f32(
 // SM80-NOT: row_cluster
+// SM80-NOT: row_staged
 // SM80: #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?xf32> -> tensor<?x?xf32>

@@ -10,6 +10,7 @@
 
 #include "AxisKernel.h"
 #include "RowKernel.h"
+#include "RowStagedKernel.h"
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,6 +72,26 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
                               << (target.clusterBlocks
                                       ? " allows at most " + std::to_string(target.clusterBlocks)
                                       : std::string(" has no thread-block clusters (sm_90 on)"));
+    if (plan.getPlan() == KernelPlan::row_staged) {
+      if (!target.bulkCopies)
+        return op.emitOpError() << "'strategies' entry " << i << " (" << plan
+                                << ") stages rows by bulk asynchronous copies (cp.async.bulk), "
+                                   "which "
+                                << target.chip << " lacks (sm_90 on)";
+      int64_t width = op.getRowWidth();
+      bool dynamic = ShapedType::isDynamic(width);
+      if (dynamic)
+        width = plan.getMaxWidth();
+      int64_t bytes = plan.getStagedSharedBytes(width);
+      if (bytes > target.sharedMemoryPerBlock)
+        return op.emitOpError() << "'strategies' entry " << i << " (" << plan << ") needs "
+                                << bytes << " bytes of shared memory for "
+                                << (dynamic ? "the widest row it is dispatched (" : "a row of ")
+                                << width << (dynamic ? " elements)" : " elements") << ", but "
+                                << target.chip << " gives a block at most "
+                                << target.sharedMemoryPerBlock;
+      continue;
+    }
     if (plan.getPlan() != KernelPlan::row_shared)
       continue;
     int64_t width = op.getRowWidth();
@@ -215,6 +236,8 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
                               arith::ConstantIndexOp::create(builder, loc, plan.getVector() * 4)),
         arith::ConstantIndexOp::create(builder, loc, 4 * getRowSharedReductionSlots(plan)));
     sharedBytes = arith::IndexCastOp::create(builder, loc, builder.getI32Type(), bytes);
+  } else if (plan.getPlan() == KernelPlan::row_staged) {
+    sharedBytes = buildRowStagedSharedBytes(builder, loc, plan, width);
   }
   // row_cluster: a cluster of blocks a row (the grid is a whole number of clusters).
   std::optional<gpu::KernelDim3> cluster;

@@ -29,6 +29,8 @@
 
 #include "RowKernel.h"
 
+#include "RowStagedKernel.h"
+
 #include "EmitterSupport.h"
 #include "Normalization.h"
 #include "softmax/Target/TargetInfo.h"
@@ -1470,6 +1472,8 @@ bool mlir::softmax::holdsPackedRowValues(FusedOp op, StrategyAttr plan) {
 }
 
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
+  if (plan.getPlan() == KernelPlan::row_staged) // one kernel, any alignment (RowStagedKernel.h)
+    return false;
   OpBuilder builder(op.getContext());
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
 }
@@ -1538,6 +1542,8 @@ Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, S
 
 int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
                                              RowKernelVariant variant) {
+  if (plan.getPlan() == KernelPlan::row_staged)
+    return kRowStagedRegisters;
   // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
   // 32 registers) and spills to get there. The plan was sized for its values plus the
   // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
@@ -1721,6 +1727,8 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
                                              RowKernelVariant variant) {
   assert((variant != RowKernelVariant::Fast || hasFastVariant(op, plan)) &&
          "the plan has no fast variant");
+  if (plan.getPlan() == KernelPlan::row_staged)
+    return buildRowStagedKernel(builder, module, name, op, plan);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   MLIRContext *context = builder.getContext();

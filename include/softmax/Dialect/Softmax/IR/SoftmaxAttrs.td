@@ -37,7 +37,8 @@ def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps row
     I32EnumAttrCase<"chunked_online", 2>,
     I32EnumAttrCase<"row_shared", 3>,
     I32EnumAttrCase<"row_cluster", 4>,
-    I32EnumAttrCase<"strided_axis", 5>
+    I32EnumAttrCase<"strided_axis", 5>,
+    I32EnumAttrCase<"row_staged", 6>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -59,7 +60,11 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       through distributed shared memory: one read, rows of up to `cluster` spans; sm_90), or
       `strided_axis` (a softmax over a non-last axis: the input viewed as [outer, C, inner],
       consecutive threads on consecutive inner elements, each column of C values reduced by
-      `rows` threads of a block; see below and docs/strategies.md).
+      `rows` threads of a block; see below and docs/strategies.md), or `row_staged` (one block
+      a row, the row brought into dynamic shared memory as stored, by one bulk asynchronous copy
+      of its 16-byte-aligned interior whose completion an mbarrier counts, then reduced and
+      normalised from there: one read, no registers held for the bytes in flight, rows of up to
+      (14463 * `vector`) elements; `vector` is 16 bytes of the input type and `chunks` 1; sm_90).
     - `lanes`: threads that share one row: a power of two up to a warp (32), whole warps
       beyond (a multiple of 32, at most 1024; `strided_axis`: a power of two).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
@@ -129,6 +134,15 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     static constexpr int64_t kMaxClusterBlocks = 16;
     /// Static shared memory a strided_axis block may take to combine the rows of its columns.
     static constexpr int64_t kMaxAxisSharedBytes = 48 * 1024;
+    /// Shared memory a row_staged block reserves before its row: the mbarrier, then the max and
+    /// sum slots of its warps (one f32 each, 32 warps at most).
+    static constexpr int64_t kStagedHeaderBytes = 272;
+    /// Dynamic shared memory a row_staged block takes for rows of `width` elements: the
+    /// header, then the row's 16-byte words, one more than it fills for a start off a word
+    /// boundary.
+    int64_t getStagedSharedBytes(int64_t width) const {
+      return ((width + getVector() - 1) / getVector() + 1) * 16 + kStagedHeaderBytes;
+    }
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).
     ::mlir::LogicalResult verifyRowWidth(

@@ -95,6 +95,21 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << kMaxAxisSharedBytes;
     break;
   }
+  case KernelPlan::row_staged:
+    // One block a row; the row's 16-byte words are the unit of every access (the op's verifier
+    // checks that `vector` elements of its input are 16 bytes).
+    if (rows != 1)
+      return emitError() << "row_staged keeps one row a block in shared memory: rows must be 1, "
+                            "got "
+                         << rows;
+    if (vector != 4 && vector != 8)
+      return emitError() << "row_staged moves 16-byte words: vector must be 4 (f32) or 8 (f16, "
+                            "bf16), got "
+                         << vector;
+    if (chunks != 1)
+      return emitError() << "row_staged takes one word a thread at a time: chunks must be 1, got "
+                         << chunks;
+    [[fallthrough]];
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:
     if (lanes < 32)
@@ -112,7 +127,7 @@ LogicalResult StrategyAttr::verifyRowWidth(function_ref<InFlightDiagnostic()> em
     return success();
   if (!emitError)
     return failure();
-  if (getPlan() == KernelPlan::row_shared)
+  if (getPlan() == KernelPlan::row_shared || getPlan() == KernelPlan::row_staged)
     return emitError() << "strategy " << *this << " holds rows of at most " << getMaxWidth()
                        << " elements in shared memory, but the row has " << width;
   if (getPlan() == KernelPlan::row_cluster)
@@ -132,6 +147,10 @@ int64_t StrategyAttr::getMaxWidth() const {
     return getSpan() * getCluster();
   case KernelPlan::row_shared:
     return kSharedRowBytes / 4;
+  case KernelPlan::row_staged:
+    // Whole 16-byte words of the row as stored, one more than the row fills when its start is
+    // off a word boundary.
+    return (kSharedRowBytes / 16 - 1) * getVector();
   case KernelPlan::chunked_online:
   case KernelPlan::strided_axis:
     return std::numeric_limits<int64_t>::max();

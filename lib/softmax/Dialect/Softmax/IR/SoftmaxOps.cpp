@@ -478,6 +478,21 @@ LogicalResult FusedOp::verifyStrategies() {
                            << " tensor (not the last) takes one strided_axis entry in "
                               "'strategies', got "
                            << strategies;
+    if (entry.getPlan() == KernelPlan::row_staged) {
+      // The row is staged as stored and normalised from there (RowStagedKernel.cpp): words of
+      // 16 bytes of the input, written back as words of the same type.
+      Type inputType = getInput().getType().getElementType();
+      if (entry.getVector() * inputType.getIntOrFloatBitWidth() != 128)
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << "): row_staged moves 16-byte words, vector = "
+                             << 128 / inputType.getIntOrFloatBitWidth() << " elements of "
+                             << inputType;
+      if (!getPrologue().empty() || getNormalization() == Normalization::none ||
+          getResult().getType().getElementType() != inputType)
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << "): row_staged takes a softmax or log_softmax without a "
+                                "prologue whose result has the input's element type";
+    }
     if (lastAxis && entry.getPlan() == KernelPlan::strided_axis)
       return emitOpError() << "'strategies' entry " << i << " (" << entry
                            << "): strided_axis is for a softmax over a non-last axis; this one is "

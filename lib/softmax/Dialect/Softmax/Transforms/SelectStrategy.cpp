@@ -247,6 +247,33 @@ public:
                         readsPrefix, blocks);
   }
 
+  /// A 16-bit row wider than the register plans staged in shared memory by a bulk copy
+  /// (row_staged: one block of 512 threads a row), where the chip has bulk copies, the row
+  /// fits the block's shared memory as stored, and the op is a softmax or log_softmax without a
+  /// prologue into its input type (what the kernel computes); null otherwise, and for a few
+  /// rows known statically, where a cluster spreads each row over more multiprocessors.
+  /// Measured on the H200 with a hand-written CUDA prototype of the kernel (bench/experiments/
+  /// staged/, 2026-12-04, fraction of a copy, 256 MiB): bf16 16384 0.97 (512 threads; 1024:
+  /// 0.81), 32768 0.95, 50257 0.93, 65536 0.81, 100000 0.86, where the cluster plans ran 0.83,
+  /// 0.68, 0.78 and 0.68 at 32768-100000; f32 16384-50257 0.71-0.85, behind the f32 register
+  /// and cluster plans (0.85-0.97), so f32 keeps those.
+  StrategyAttr stagedPlan(FusedOp op, int64_t width, int64_t inputBytes,
+                          std::optional<int64_t> rowCount) const {
+    bool fewRows = rowCount && *rowCount <= kFewRows;
+    Type inputType = op.getInput().getType().getElementType();
+    if (!target.bulkCopies || inputBytes != 2 || fewRows || !op.getPrologue().empty() ||
+        op.getNormalization() == Normalization::none ||
+        op.getResult().getType().getElementType() != inputType)
+      return {};
+    auto plan = StrategyAttr::get(context, KernelPlan::row_staged, kSpanLanes, 1,
+                                  target.vectorBytes / inputBytes, 1);
+    int64_t widest = ShapedType::isDynamic(width) ? plan.getMaxWidth() : width;
+    if (widest <= kWidestRegisterRow || widest > plan.getMaxWidth() ||
+        plan.getStagedSharedBytes(widest) > sharedMemoryBytes)
+      return {};
+    return plan;
+  }
+
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
   StrategyAttr chunkedPlan(int64_t vector) const {
     int64_t chunks = std::max<int64_t>(1, kSpanValuesPerThread / vector);
@@ -405,6 +432,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         StrategyAttr plan =
             planner.registerPlan(op, width, elementBytes, inputBytes, rowCount, readsPrefix);
         if (!plan)
+          plan = planner.stagedPlan(op, width, inputBytes, rowCount);
+        if (!plan)
           plan = planner.clusterPlan(op, width, elementBytes, inputBytes, readsPrefix, rowCount);
         if (!plan)
           plan = planner.sharedPlan(width, vector);
@@ -475,13 +504,21 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
               if (alternative.getMaxWidth() == plan.getMaxWidth())
                 plans.push_back(alternative);
         }
-        // Then rows spread over clusters of 2, 4, ... blocks, each tier as wide as its blocks
-        // hold.
-        if (limit == kWidestRegisterRow)
+        // Then the row staged in shared memory (16-bit rows up to 115704 columns), and rows
+        // spread over clusters of 2, 4, ... blocks, each tier as wide as its blocks hold, past
+        // the widest tier so far.
+        auto widest = [&] {
+          return plans.empty() ? int64_t(0) : cast<StrategyAttr>(plans.back()).getMaxWidth();
+        };
+        if (limit == kWidestRegisterRow) {
+          if (StrategyAttr plan = planner.stagedPlan(op, width, inputBytes, rowCount))
+            plans.push_back(plan);
           for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
             if (StrategyAttr plan = planner.clusterPlan(op, blocks * limit, elementBytes,
                                                         inputBytes, readsPrefix, rowCount))
-              plans.push_back(plan);
+              if (plan.getMaxWidth() > widest())
+                plans.push_back(plan);
+        }
         // The row in shared memory where it is wider than every tier so far.
         if (StrategyAttr plan = planner.sharedPlan(width, vector))
           if (plans.empty() ||

@@ -1,5 +1,6 @@
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy))' --split-input-file | FileCheck %s --check-prefix=SM90
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_80}))' --split-input-file | FileCheck %s --check-prefix=SM80
+// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{shared-memory-per-block=65536}))' --split-input-file | FileCheck %s --check-prefix=SMALL
 
 // 16-bit rows of a softmax or log_softmax without a prologue, 16385 to 115704 columns, are
 // staged in shared memory by a bulk copy (row_staged, sm_90: one block of 512 threads a row;
@@ -8,6 +9,12 @@
 // SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 // SM80-LABEL: func.func @first(
 // SM80-NOT: row_staged
+// A shared-memory budget of 64 KB holds 16385 16-bit columns as stored (32786 bytes and the
+// header), not 115704 (231696 bytes).
+// SMALL-LABEL: func.func @first(
+// SMALL: row_staged
+// SMALL-LABEL: func.func @last(
+// SMALL-NEXT: strategies = [#softmax.strategy<chunked_online
 func.func @first(%x: tensor<256x16385xbf16>) -> tensor<256x16385xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x16385xbf16> -> tensor<256x16385xbf16>
   return %0 : tensor<256x16385xbf16>
@@ -34,7 +41,7 @@ func.func @past(%x: tensor<256x115705xf16>) -> tensor<256x115705xf16> {
 
 // Not staged: f32 rows (the cluster plans measured faster), a few rows (a cluster spreads each
 // over more multiprocessors), a prologue, a cast of the result, and a smaller shared-memory
-// budget than the row needs.
+// budget than the row needs (above).
 // SM90-LABEL: func.func @f32(
 // SM90: row_cluster
 // SM90-LABEL: func.func @few(

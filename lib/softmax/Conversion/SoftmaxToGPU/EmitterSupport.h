@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
 #include <limits>
@@ -62,6 +63,11 @@ protected:
   /// The max `m` made safe to shift by: 0 for -inf (a masked row or column, or one not read
   /// yet), so that x - m is never NaN (emitExpShifted).
   Value safeMax(Value m) { return select(isNegInf(m), f32Const(0.0), m); }
+  /// A vector of f32 `values`.
+  Value packF32(ArrayRef<Value> values) {
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({static_cast<int64_t>(values.size())}, f32), values);
+  }
   /// A storage value as f32: widened from 16 bits, or narrowed from an f64 scalar operand.
   Value toF32(Value v);
   /// An f32 value as `type` (a storage type, or a prologue's rounding type).

@@ -55,10 +55,9 @@ std::string uniqueKernelName(gpu::GPUModuleOp kernels, StringRef name) {
 }
 
 /// Checks the plans of `op` against the limits of `target`: the block size, the cluster size of
-/// row_cluster, and for row_shared
-/// the dynamic shared memory the widest row it handles needs (the launch in lowerFused and the
-/// kernel in RowKernel.cpp lay it out as reduction slots, then the row as f32 rounded up to
-/// whole vectors).
+/// row_cluster, the bulk copies of row_staged, and for row_shared and row_staged the dynamic
+/// shared memory the widest row it handles needs (as the launch in lowerFused and the kernels
+/// lay it out).
 LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
   for (auto [i, plan] : llvm::enumerate(op.getStrategiesAttr().getAsRange<StrategyAttr>())) {
     if (plan.getBlockSize() > target.maxThreadsPerBlock)
@@ -72,34 +71,23 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
                               << (target.clusterBlocks
                                       ? " allows at most " + std::to_string(target.clusterBlocks)
                                       : std::string(" has no thread-block clusters (sm_90 on)"));
-    if (plan.getPlan() == KernelPlan::row_staged) {
-      if (!target.bulkCopies)
-        return op.emitOpError() << "'strategies' entry " << i << " (" << plan
-                                << ") stages rows by bulk asynchronous copies (cp.async.bulk), "
-                                   "which "
-                                << target.chip << " lacks (sm_90 on)";
-      int64_t width = op.getRowWidth();
-      bool dynamic = ShapedType::isDynamic(width);
-      if (dynamic)
-        width = plan.getMaxWidth();
-      int64_t bytes = plan.getStagedSharedBytes(width);
-      if (bytes > target.sharedMemoryPerBlock)
-        return op.emitOpError() << "'strategies' entry " << i << " (" << plan << ") needs "
-                                << bytes << " bytes of shared memory for "
-                                << (dynamic ? "the widest row it is dispatched (" : "a row of ")
-                                << width << (dynamic ? " elements)" : " elements") << ", but "
-                                << target.chip << " gives a block at most "
-                                << target.sharedMemoryPerBlock;
-      continue;
-    }
-    if (plan.getPlan() != KernelPlan::row_shared)
+    if (plan.getPlan() == KernelPlan::row_staged && !target.bulkCopies)
+      return op.emitOpError() << "'strategies' entry " << i << " (" << plan
+                              << ") stages rows by bulk asynchronous copies (cp.async.bulk), "
+                                 "which "
+                              << target.chip << " lacks (sm_90 on)";
+    bool shared = plan.getPlan() == KernelPlan::row_shared;
+    if (!shared && plan.getPlan() != KernelPlan::row_staged)
       continue;
     int64_t width = op.getRowWidth();
     bool dynamic = ShapedType::isDynamic(width);
     if (dynamic)
       width = plan.getMaxWidth();
-    int64_t bytes = llvm::alignTo(width, plan.getVector()) * 4 +
-                    4 * getRowSharedReductionSlots(plan);
+    // row_shared: the reduction slots, then the row as f32 in whole vectors; row_staged: its
+    // header, then the row as stored in whole 16-byte words (RowStagedKernel.cpp).
+    int64_t bytes = shared ? llvm::alignTo(width, plan.getVector()) * 4 +
+                                 4 * getRowSharedReductionSlots(plan)
+                           : plan.getStagedSharedBytes(width);
     if (bytes > target.sharedMemoryPerBlock)
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan << ") needs "
                               << bytes << " bytes of shared memory for "

@@ -280,10 +280,6 @@ private:
       out.push_back(vector::ExtractOp::create(b, loc, vectorValue, v));
     return out;
   }
-  Value packF32(ArrayRef<Value> values) {
-    auto type = VectorType::get({static_cast<int64_t>(values.size())}, f32);
-    return vector::FromElementsOp::create(b, loc, type, values);
-  }
 
   /// The raw (storage type) contents of this thread's part of the row: its vectors, then its
   /// edge columns; zeros where nothing is read. Loads only, so that the next row's can be in

@@ -83,10 +83,6 @@ private:
   Value blockReduce(Value value, bool isMax, Value slots);
   /// An f32 value of each element of a staged word.
   SmallVector<Value> wordValues(Value word);
-  Value packF32(ArrayRef<Value> values) {
-    return vector::FromElementsOp::create(
-        b, loc, VectorType::get({static_cast<int64_t>(values.size())}, f32), values);
-  }
   /// Waits until the mbarrier at `barrier` completes the phase of parity `phase` (i32).
   void waitParity(Value barrier, Value phase);
   /// Loops `k` over this thread's words [tid, tid + lanes, ...) below `words`.
@@ -300,10 +296,7 @@ void StagedEmitter::emit() {
   Value wordMax = forEachWord(words, ValueRange{negInfOf(wordType)}, [&](Value k, ValueRange acc) {
     return SmallVector<Value>{arith::MaximumFOp::create(b, loc, acc[0], loadWord(k))};
   })[0];
-  SmallVector<Value> laneMax;
-  for (int64_t v = 0; v < vector; ++v)
-    laneMax.push_back(toF32(vector::ExtractOp::create(b, loc, wordMax, v)));
-  Value max = blockReduce(combineAll(std::move(laneMax), /*isMax=*/true), /*isMax=*/true, maxSlots);
+  Value max = blockReduce(combineAll(wordValues(wordMax), /*isMax=*/true), /*isMax=*/true, maxSlots);
   Value shift = safeMax(max);
   // Pass 2: the sum of exp(x - max).
   Value threadSum = forEachWord(words, ValueRange{f32Const(0.0)}, [&](Value k, ValueRange acc) {

@@ -44,8 +44,8 @@ def test_signature_lists_inputs_then_outputs():
 def test_plan_dispatches_on_the_width():
     exe = sc.compile(DYNAMIC_BF16)
     narrow = exe.plan("d", (1000, 32), (1000, 32))
-    # Wider than 16 blocks of 16384 columns hold: the chunked plan.
-    wide = exe.plan("d", (10, 300000), (10, 300000))
+    # Wider than the staged clusters take (923512 16-bit columns): the chunked plan.
+    wide = exe.plan("d", (10, 1000000), (10, 1000000))
     assert len(narrow) == 1 and "multi_row" in narrow[0]["kernel"]
     assert narrow[0]["cluster"] == (0, 0, 0)
     # 70000 f32 columns: a cluster of 8 blocks a row (sm_90), 10 rows: 80 blocks.
@@ -55,10 +55,16 @@ def test_plan_dispatches_on_the_width():
     assert clustered[0]["cluster"] == (8, 1, 1) and clustered[0]["grid"] == (80, 1, 1)
     assert len(wide) == 1 and "chunked_online" in wide[0]["kernel"]
     assert wide[0]["block"] == (512, 1, 1)
-    # 200000 bf16 columns (a plain softmax, its values held packed): 16 blocks of 256 lanes.
-    packed = exe.plan("d", (10, 200000), (10, 200000))
-    assert len(packed) == 1 and "row_cluster" in packed[0]["kernel"]
-    assert packed[0]["cluster"] == (16, 1, 1) and packed[0]["block"] == (256, 1, 1)
+    # 200000 bf16 columns (a plain softmax): staged over a cluster of 4 blocks of 512 threads,
+    # each with a quarter of the row's 25001 words in shared memory; 40000 columns on one block
+    # a row, launched without a cluster.
+    staged = exe.plan("d", (10, 200000), (10, 200000))
+    assert len(staged) == 1 and "row_staged" in staged[0]["kernel"]
+    assert staged[0]["cluster"] == (4, 1, 1) and staged[0]["grid"] == (40, 1, 1)
+    assert staged[0]["block"] == (512, 1, 1) and staged[0]["shared_bytes"] == 6251 * 16 + 272
+    single = exe.plan("d", (10, 40000), (10, 40000))
+    assert len(single) == 1 and "row_staged" in single[0]["kernel"]
+    assert single[0]["cluster"] == (0, 0, 0) and single[0]["grid"] == (10, 1, 1)
 
 
 def test_kernels_compile_when_a_call_first_needs_them():

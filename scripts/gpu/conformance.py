@@ -29,8 +29,9 @@ import time
 DTYPES = ["f32", "f16", "bf16"]
 
 # Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
-# of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90), the dynamic
-# dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
+# of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90; 16-bit rows
+# staged over 1, 2, 3 blocks <= 57712, 115432, 173152 ... up to 16 at 923512 < chunked), the
+# dynamic dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
 # 600, 3000, 6000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
 # lanes, RowKernel.h). 700, 1026, 1100, 3500: rows off the widest vector's boundary that a
 # tier's alternatives on narrower vectors take (16-bit vectors of 4 at 700, 1100, 3500; f32
@@ -43,11 +44,11 @@ WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 51
           3000, 3001, 3500, 3583, 3584, 4095, 4097, 6000, 8192,
           8193, 9000, 12000, 16384,
           16385, 32767, 32768,
-          32769, 50257, 57856, 57857, 65536, 65537, 128256, 131072, 131073, 200003, 262144,
-          262145, 1000003]
+          32769, 50257, 57712, 57713, 57856, 57857, 65536, 65537, 115433, 128256, 131072,
+          131073, 200003, 262144, 262145, 923512, 923513, 1000003]
 # Row counts of the cluster plans (one cluster a row): 1, 2, 3, 7 and 129.
 CLUSTER_ROWS = [2, 3, 7, 129]
-CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144]
+CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144, 524289]
 ROWS = [1, 37]  # 37: not a multiple of any block's row count
 # 4096 and 16384: rows as wide as a dynamic tier's span take its Full kernel (RowKernel.h);
 # 6000: 12 warps of the 8192-column tier's elastic lanes (at 48 registers in 16 bits);
@@ -156,6 +157,19 @@ STAGED_HAND_PLANS = [
     ("bf16", 9, "#softmax.strategy<row_staged, lanes = 64, rows = 1, vector = 8, chunks = 1>"),
     ("f16", 3001, "#softmax.strategy<row_staged, lanes = 1024, rows = 1, vector = 8, chunks = 1>"),
     ("bf16", 115704, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>"),
+    # Over a cluster (the launch takes the fewest blocks up to `cluster` whose slices stay
+    # within 113 KB): one block of a cluster plan (7, 3001: a cluster of one), two blocks at
+    # 57853 f32 and 65536 bf16, 2 of at most 4 at 100003, 6 at 300001, 7 at 200003 f32 (edge
+    # words in a middle block's slice), 16 at the widest rows a cluster of 16 holds.
+    ("bf16", 7, "#softmax.strategy<row_staged, lanes = 32, rows = 1, vector = 8, chunks = 1, cluster = 4>"),
+    ("f16", 3001, "#softmax.strategy<row_staged, lanes = 64, rows = 1, vector = 8, chunks = 1, cluster = 16>"),
+    ("f32", 57853, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1, cluster = 2>"),
+    ("bf16", 65536, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>"),
+    ("f16", 100003, "#softmax.strategy<row_staged, lanes = 256, rows = 1, vector = 8, chunks = 1, cluster = 4>"),
+    ("bf16", 300001, "#softmax.strategy<row_staged, lanes = 1024, rows = 1, vector = 8, chunks = 1, cluster = 16>"),
+    ("f32", 200003, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1, cluster = 8>"),
+    ("bf16", 1851384, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>"),
+    ("f32", 925692, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1, cluster = 16>"),
 ]
 
 

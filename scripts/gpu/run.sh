@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|staged|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|staged|staged-cluster|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -188,6 +188,46 @@ staged() {
   done
 }
 
+# Rows staged over a thread-block cluster (row_staged with cluster > 1): the static and dynamic
+# programs the selection gives for 16-bit rows of 20000-1048576 columns, beside the plans the
+# selection gave before (`prev_*`: row_staged on one block up to 115704 columns, row_cluster of
+# ceil(N / 16384) blocks up to 262144, chunked_online beyond), and f32 rows staged over a
+# cluster by hand beside the f32 selection; 256 MiB tensors, timed beside a copy (no check: the
+# suite checks these plans).
+staged_cluster() {
+  local dir=$work/staged-cluster dtype n m t prev blocks
+  mkdir -p "$dir"
+  hand_() { # name, tensor type, plan
+    printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<%s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+      "$2" "$2" "$3" "$2" "$2" "$2" > "$dir/$1.mlir"
+  }
+  for dtype in bf16 f16; do
+    softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
+    for n in 20000 32768 50257 65536 100000 128256 262144 524288 1048576; do
+      m=$(( (1 << 28) / (n * 2) + 1 ))
+      t="tensor<${m}x${n}x${dtype}>"
+      softmax_file_ st "$t" "$dir/st_${dtype}_$n.mlir"
+      blocks=$(( (n + 16383) / 16384 ))
+      if [ "$n" -le 115704 ]; then prev="row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1"
+      elif [ "$blocks" -le 16 ]; then prev="row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = $blocks"
+      else prev="chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4"; fi
+      hand_ "prev_${dtype}_$n" "$t" "$prev"
+      case_ "sc_${dtype}_$n" "$dir/st_${dtype}_$n.mlir" --no-check --bench --reps=20
+      case_ "sc_dyn_${dtype}_$n" "$dir/dyn_$dtype.mlir" --shape=${m}x$n --no-check --bench --reps=20
+      case_ "prev_${dtype}_$n" "$dir/prev_${dtype}_$n.mlir" --no-check --bench --reps=20
+    done
+  done
+  softmax_file_ dyn "tensor<?x?xf32>" "$dir/dyn_f32.mlir"
+  for n in 32768 65536 131072 262144 524288; do
+    m=$(( (1 << 28) / (n * 4) + 1 ))
+    t="tensor<${m}x${n}xf32>"
+    softmax_file_ st "$t" "$dir/st_f32_$n.mlir"
+    hand_ "staged_f32_$n" "$t" "row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1, cluster = 16"
+    case_ "sel_f32_$n" "$dir/st_f32_$n.mlir" --no-check --bench --reps=20
+    case_ "staged_f32_$n" "$dir/staged_f32_$n.mlir" --no-check --bench --reps=20
+  done
+}
+
 # Narrow 16-bit rows (N = 32, 64), static and dynamic programs, 256 MiB tensors, timed beside a
 # copy; then the plans they had before (one or two lanes a row of 32 values: general kernels
 # only) written by hand (`old_*`). No check: the suite checks these plans.
@@ -354,7 +394,7 @@ capi() {
 
 # The conformance suite (docs/conformance.md): scripts/gpu/conformance.py, in parallel, checked,
 # timed one at a time. Its table goes to $out/conformance.md, every result to the logs.
-# SUITE_MATCH=REGEX (suite, memcheck): only the cases whose name matches (a change's subset).
+# SUITE_MATCH=REGEX (suite and the sanitizer modes): only the cases whose name matches (a change's subset).
 # SUITE_SHARD=K/N (suite): the K-th of N interleaved parts. The whole suite (1650 cases) takes
 # about 9-10 minutes at 15-16 jobs, the limit of one device call: run it as 1/2 and 2/2.
 suite() {
@@ -391,7 +431,8 @@ synccheck() { sanitizer_tool synccheck; }
 initcheck() { sanitizer_tool initcheck; }
 sanitizer_tool() {
   python3 "$root/scripts/gpu/conformance.py" --memcheck --tool "$1" --jobs 8 --runner "$run" \
-    --out "$out" --jsonl-dir "$logs" || failures=$((failures + 1))
+    --out "$out" --jsonl-dir "$logs" ${SUITE_MATCH:+--match "$SUITE_MATCH"} ||
+    failures=$((failures + 1))
 }
 
 # Hand-written plans side by side: the numbers behind the thresholds (docs/strategies.md).
@@ -446,10 +487,11 @@ for mode in "${modes[@]}"; do
   [ "$mode" = bench-python ] && mode=bench_python
   [ "$mode" = sweep-cluster ] && mode=sweep_cluster
   [ "$mode" = small-batch ] && mode=small_batch
+  [ "$mode" = staged-cluster ] && mode=staged_cluster
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, staged, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, staged, staged-cluster, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

@@ -36,15 +36,20 @@
 // CHECK: barrier.cluster.arrive.aligned
 // CHECK: st.global.v4.b32
 // CHECK: barrier.cluster.wait.aligned
-// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first. A plain
-// bf16 softmax this wide (beyond the row_staged plan's 115704 columns) goes over a cluster too, its values held packed: their max taken two
-// at a time in bf16, then moved through inline asm at each later use (RowKernel.h,
-// holdsPackedRowValues).
-// CHECK-LABEL: .entry odd_0_row_cluster(
-// CHECK: ld.global.v4.b32
+// A plain bf16 softmax this wide is staged over a cluster (row_staged: 131071 columns, three
+// blocks of 5462 words): each block's slice arrives by a bulk copy of its 16-byte words (an odd
+// width keeps them: the edge words are loaded apart), the max is taken two at a time in bf16,
+// the blocks' (max, sum) pairs are read through distributed shared memory.
+// CHECK-LABEL: .entry odd_0_row_staged(
+// CHECK: mov.u32 {{.*}}%cluster_nctaid.x;
+// CHECK: barrier.cluster.arrive.aligned;
+// CHECK: mov.u32 {{.*}}%cluster_ctaid.x;
+// CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64
 // CHECK: max.NaN.bf16x2
-// CHECK: begin inline asm
-// CHECK-NEXT: mov.b32
+// CHECK: barrier.cluster.wait.aligned;
+// CHECK: mapa.shared::cluster
+// CHECK: ld.shared::cluster
 // CHECK: st.global.v4.b32
 // The row in shared memory (written here; chosen where clusters are not): one read, the row
 // kept in dynamic shared memory between the passes.

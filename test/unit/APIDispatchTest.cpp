@@ -58,7 +58,7 @@ std::vector<Tier> tiersOf(llvm::StringRef source) {
     return tiers;
   module->walk([&](mlir::softmax::FusedOp op) {
     for (auto plan : op.getStrategiesAttr().getAsRange<mlir::softmax::StrategyAttr>())
-      tiers.push_back({plan.getMaxWidth(), plan.holdsWholeRow()});
+      tiers.push_back({plan.getDispatchWidth(), plan.holdsWholeRow()});
   });
   return tiers;
 }
@@ -252,11 +252,13 @@ TEST(APIDispatch, LaunchesFollowTheKernelsBlockAndGrowWithRows) {
       EXPECT_GE(launch.grid[0], previous) << kernel.name;
       previous = launch.grid[0];
       // Only the row_shared plan (the row as f32) and the row_staged one (the row as stored,
-      // f16 here, after its header) ask for dynamic shared memory, and then at least the row.
+      // f16 here, after its header; over a cluster, a slice a block) ask for dynamic shared
+      // memory, and then at least the row (the cluster's blocks together).
+      uint64_t blocks = std::max<uint64_t>(1, launch.cluster[0]);
       if (llvm::StringRef(kernel.name).contains("row_shared"))
         EXPECT_GE(launch.sharedBytes, 4u * width) << kernel.name;
       else if (llvm::StringRef(kernel.name).contains("row_staged"))
-        EXPECT_GE(launch.sharedBytes, 2u * width + 272u) << kernel.name;
+        EXPECT_GE(blocks * launch.sharedBytes, 2u * width + 272u) << kernel.name;
       else
         EXPECT_EQ(launch.sharedBytes, 0u) << kernel.name;
     }
@@ -267,7 +269,17 @@ TEST(APIDispatch, RulesArePrintedOverTheArguments) {
   std::shared_ptr<const Executable> exe = compileOrFail(kDynamic);
   ASSERT_TRUE(exe);
   const FunctionInfo &f = exe->getFunctions()[0];
-  ASSERT_EQ(f.launches.size(), exe->getKernels().size());
+  // One launch a kernel, but two of the row_staged kernel over a cluster: without a cluster for
+  // rows one block holds, as a cluster else (LowerToGPU.cpp).
+  size_t clusterLaunches = llvm::count_if(
+      f.launches, [](const LaunchRule &rule) { return !rule.cluster[0].empty(); });
+  size_t stagedClusterLaunches = llvm::count_if(f.launches, [&](const LaunchRule &rule) {
+    return !rule.cluster[0].empty() &&
+           llvm::StringRef(exe->getKernels()[rule.kernel].name).contains("row_staged");
+  });
+  EXPECT_EQ(stagedClusterLaunches, 1u);
+  EXPECT_EQ(clusterLaunches, stagedClusterLaunches);
+  ASSERT_EQ(f.launches.size(), exe->getKernels().size() + stagedClusterLaunches);
   // The first tier (f16 rows of up to 8 columns, one vector a lane: it has a fast kernel): the
   // non-empty check, then width <= its maximum, then the fast kernel's condition.
   std::vector<Tier> tiers = tiersOf(kDynamic);

@@ -149,8 +149,9 @@ func.func @sixteen_log(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
 
 // -----
 
-// A plain bf16 softmax over 131072 columns (wider than the row_staged plan holds): 8 blocks of
-// 256 lanes of 64 values, held packed
+// A plain bf16 softmax over 131072 columns on the row_cluster plan (which the selection gives
+// 16-bit rows of fused programs; plain ones are staged): 8 blocks of 256 lanes of 64 values,
+// held packed
 // (two a register, RowKernel.h holdsPackedRowValues). The max is taken on the 16-bit vectors
 // as loaded (arith.maximumf on vector<8xbf16>: max.NaN.bf16x2 in PTX), then the values are
 // converted for the block's sum and again for the normalisation after the cluster's exchange,
@@ -175,7 +176,7 @@ func.func @sixteen_log(%x: tensor<8x262144xf32>) -> tensor<8x262144xf32> {
 // CHECK-NOT: llvm.inline_asm
 // CHECK: gpu.return
 func.func @packed(%x: tensor<64x131072xbf16>) -> tensor<64x131072xbf16> {
-  %0 = softmax.softmax %x : tensor<64x131072xbf16>
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>]} : tensor<64x131072xbf16> -> tensor<64x131072xbf16>
   return %0 : tensor<64x131072xbf16>
 }
 

@@ -298,3 +298,11 @@ func.func @staged_too_wide(%x: tensor<4x115705xbf16>) -> tensor<4x115705xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]} : tensor<4x115705xbf16> -> tensor<4x115705xbf16>
   return %0 : tensor<4x115705xbf16>
 }
+
+// -----
+
+func.func @staged_cluster_too_wide(%x: tensor<4x231417xbf16>) -> tensor<4x231417xbf16> {
+  // expected-error @+1 {{holds rows of at most 231416 elements in shared memory, but the row has 231417}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>]} : tensor<4x231417xbf16> -> tensor<4x231417xbf16>
+  return %0 : tensor<4x231417xbf16>
+}

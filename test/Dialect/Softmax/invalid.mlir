@@ -297,6 +297,16 @@ func.func @strategy_row_staged_chunks() attributes {s = #softmax.strategy<row_st
 
 // -----
 
+// expected-error @+1 {{row_staged stages a row across 1 to 16 blocks: cluster must be in that range, got 17}}
+func.func @strategy_row_staged_cluster() attributes {s = #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 17>} { return }
+
+// -----
+
+// expected-error @+1 {{row_staged stages a row across 1 to 16 blocks: cluster must be in that range, got 0}}
+func.func @strategy_row_staged_cluster_zero() attributes {s = #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 0>} { return }
+
+// -----
+
 // expected-error @+1 {{row_cluster spreads a row over 2 to 16 blocks: cluster must be in that range, got 1}}
 func.func @strategy_cluster_one() attributes {s = #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 4>} { return }
 
@@ -322,7 +332,7 @@ func.func @strategy_cluster_values() attributes {s = #softmax.strategy<row_clust
 
 // -----
 
-// expected-error @+1 {{cluster is row_cluster's parameter: row_registers needs cluster = 1 (or none), got 4}}
+// expected-error @+1 {{cluster is a parameter of row_cluster and row_staged: row_registers needs cluster = 1 (or none), got 4}}
 func.func @strategy_cluster_elsewhere() attributes {s = #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 4>} { return }
 
 // -----

@@ -101,12 +101,12 @@ func.func @n50257_bf16_log(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
 
 // -----
 
-// A dynamic bf16 width: after the register tiers (up to 16384 columns), the staged tier (up
-// to 115704), the cluster tiers wider than it (8 and 16 blocks of 256 lanes of 64 packed
-// values), then the chunked plan (sm_80: no bulk copies, no clusters, and a dynamic row in
+// A dynamic bf16 width: after the register tiers (up to 16384 columns), the staged tiers (one
+// block a row up to 57712 columns, clusters of up to 16 blocks up to 923512: no row_cluster
+// tier is wider), then the chunked plan (sm_80: no bulk copies, no clusters, and a dynamic row in
 // shared memory needs the full 227 KB of sm_90).
 // SM90-LABEL: func.func @dynamic_bf16(
-// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // SM80-LABEL: func.func @dynamic_bf16(
 // SM80-NOT: row_cluster
 // SM80-NOT: row_staged

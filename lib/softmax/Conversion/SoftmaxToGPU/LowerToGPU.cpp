@@ -14,6 +14,7 @@
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -64,7 +65,8 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan
                               << ") has blocks of " << plan.getBlockSize() << " threads, but "
                               << target.chip << " allows at most " << target.maxThreadsPerBlock;
-    if (plan.getPlan() == KernelPlan::row_cluster && plan.getCluster() > target.clusterBlocks)
+    if ((plan.getPlan() == KernelPlan::row_cluster || plan.getPlan() == KernelPlan::row_staged) &&
+        plan.getCluster() > std::max<int64_t>(1, target.clusterBlocks))
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan
                               << ") spreads a row over a cluster of " << plan.getCluster()
                               << " blocks, but " << target.chip
@@ -227,14 +229,36 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
   } else if (plan.getPlan() == KernelPlan::row_staged) {
     sharedBytes = buildRowStagedSharedBytes(builder, loc, plan, width);
   }
-  // row_cluster: a cluster of blocks a row (the grid is a whole number of clusters).
+  // row_cluster, and row_staged with a cluster: a cluster of blocks a row (the grid is a whole
+  // number of clusters; row_staged's size follows the width).
   std::optional<gpu::KernelDim3> cluster;
   if (plan.getPlan() == KernelPlan::row_cluster)
     cluster = gpu::KernelDim3{arith::ConstantIndexOp::create(builder, loc, plan.getCluster()),
                               one, one};
-  gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
-                            threads, sharedBytes, kernelOperands,
-                            /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
+  auto launchKernel = [&] {
+    gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one},
+                              threads, sharedBytes, kernelOperands,
+                              /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
+  };
+  if (plan.getPlan() == KernelPlan::row_staged && plan.getCluster() > 1) {
+    // A row on one block is launched without a cluster (the kernel then finds a cluster of
+    // one): a cluster launch of one block a row ran 10-27% slower on the H200 (bf16 20000-
+    // 50257 columns, bench/results/2026-12-04-h200/staged-cluster.txt).
+    Value clusterBlocks = buildRowStagedClusterBlocks(builder, loc, plan, width);
+    std::optional<int64_t> constantBlocks = getConstantIntValue(clusterBlocks);
+    if (constantBlocks == 1)
+      return launchKernel();
+    Value single;
+    if (!constantBlocks) {
+      single = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, clusterBlocks, one);
+      auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, single, /*withElseRegion=*/true);
+      builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      launchKernel();
+      builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+    }
+    cluster = gpu::KernelDim3{clusterBlocks, one, one};
+  }
+  launchKernel();
 }
 
 void FunctionLowering::launchFast(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
@@ -336,7 +360,8 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
   auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, false);
   OpBuilder::InsertionGuard insertionGuard(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
-  // Dispatch: if (width <= max_0) plan_0 else if (width <= max_1) plan_1 ... else the last;
+  // Dispatch: if (width <= max_0) plan_0 else if (width <= max_1) plan_1 ... else the last
+  // (max_i: StrategyAttr::getDispatchWidth);
   // within a group of alternatives, if (fast_0 applies) plan_0's fast kernel else if ... else
   // the last alternative.
   for (size_t i = 0; i < plans.size(); ++i) {
@@ -345,7 +370,7 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       launch(op, plan, kernelFuncs[i], operands, rowCount, width);
       break;
     }
-    Value maxWidth = arith::ConstantIndexOp::create(builder, loc, plan.getMaxWidth());
+    Value maxWidth = arith::ConstantIndexOp::create(builder, loc, plan.getDispatchWidth());
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, width, maxWidth);
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, fits, true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());

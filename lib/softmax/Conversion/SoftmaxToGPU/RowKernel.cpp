@@ -112,6 +112,9 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
   Value groups = arith::CeilDivUIOp::create(builder, loc, rowCount, constant(plan.getRows()));
   if (plan.getPlan() == KernelPlan::row_cluster) // a cluster of blocks a row
     return arith::MulIOp::create(builder, loc, groups, constant(plan.getCluster()));
+  if (plan.getPlan() == KernelPlan::row_staged && plan.getCluster() > 1)
+    return arith::MulIOp::create(builder, loc, groups,
+                                 buildRowStagedClusterBlocks(builder, loc, plan, width));
   if (!isPipelined(op, plan))
     return groups;
   // Up to kPipelinedGroups groups a block, once there are enough to keep at least

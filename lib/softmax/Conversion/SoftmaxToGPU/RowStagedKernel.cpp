@@ -12,6 +12,13 @@
 // normalisation, stored as 16-byte words where the output rows are misaligned as the input
 // rows are (uniform over the grid; else column by column).
 //
+// With a cluster (plan `cluster` > 1) the launch spreads each row over C blocks of a
+// thread-block cluster (C from the width: StrategyAttr::getStagedClusterBlocks): block `rank`
+// stages the slice of words [rank * S, rank * S + S), S = ceil(words / C), and reduces it to
+// its (max, sum of exp(x - max)); the blocks publish their pairs in their own shared memory,
+// read each other's through distributed shared memory (mapa) after a cluster barrier, merge
+// them in rank order (the same row statistics in every block) and normalise their slices.
+//
 // Why: the register plans hold the bytes in flight in registers, so wide 16-bit rows leave few
 // blocks a multiprocessor and long phases without loads (bf16 32768-100000 columns: 0.68-0.83x
 // copy over clusters). A bulk copy holds a whole row in flight for no registers; a hand-written
@@ -30,6 +37,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -37,8 +45,10 @@ using namespace mlir::softmax;
 
 namespace {
 
-/// Byte offsets in the dynamic shared memory (StrategyAttr::kStagedHeaderBytes in all).
+/// Byte offsets in the dynamic shared memory (StrategyAttr::kStagedHeaderBytes in all): the
+/// mbarrier (8 bytes), the block's (max, sum) the cluster reads, the warps' slots.
 constexpr int64_t kBarrierOffset = 0;
+constexpr int64_t kExchangeOffset = 8;
 constexpr int64_t kMaxSlotsOffset = 16;
 constexpr int64_t kSumSlotsOffset = 16 + 32 * 4;
 /// Words a thread takes an iteration of each pass (forEachWord).
@@ -85,6 +95,13 @@ private:
   SmallVector<Value> wordValues(Value word);
   /// Waits until the mbarrier at `barrier` completes the phase of parity `phase` (i32).
   void waitParity(Value barrier, Value phase);
+  /// The row's (max, sum) from the cluster's blocks' pairs (`sum` relative to `max`, this
+  /// block's), through distributed shared memory; every thread calls it once a row. The
+  /// cluster barrier's phases alternate arrive, wait, ...: the kernel arrives once before its
+  /// first row, each exchange first waits on the previous arrival (every block started, and
+  /// done reading the pairs of the previous row) and arrives again once it has read them; the
+  /// kernel's last wait matches that arrival.
+  std::pair<Value, Value> clusterMaxSum(Value max, Value sum, Value exchange, Value blocks);
   /// Loops `k` over this thread's words [tid, tid + lanes, ...) below `words`.
   SmallVector<Value> forEachWord(Value words, ValueRange init,
                                  function_ref<SmallVector<Value>(Value k, ValueRange)> body);
@@ -124,6 +141,39 @@ Value StagedEmitter::blockReduce(Value value, bool isMax, Value slots) {
   for (int64_t w = 0; w < warps; ++w)
     partial.push_back(memref::LoadOp::create(b, loc, slots, ValueRange{idx(w)}));
   return combineAll(std::move(partial), isMax);
+}
+
+std::pair<Value, Value> StagedEmitter::clusterMaxSum(Value max, Value sum, Value exchange,
+                                                     Value blocks) {
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  ifThen(eq(tid, idx(0)), [&] {
+    memref::StoreOp::create(b, loc, max, exchange, ValueRange{idx(0)});
+    memref::StoreOp::create(b, loc, sum, exchange, ValueRange{idx(1)});
+  });
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  // The pairs merged one after another in rank order: two running values, whatever the
+  // cluster's size (a tree over 16 pairs would hold 32 values against the register budget).
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  Value slots = LLVM::IntToPtrOp::create(b, loc, sharedPtr, basePointer(exchange));
+  auto loop = scf::ForOp::create(b, loc, idx(0), blocks, idx(1),
+                                 ValueRange{negInf(), f32Const(0.0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(loop.getBody());
+    Value rank = arith::IndexCastOp::create(b, loc, b.getI32Type(), loop.getInductionVar());
+    Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, slots, rank);
+    Value remoteSum =
+        LLVM::GEPOp::create(b, loc, clusterPtr, f32, remote, ArrayRef<LLVM::GEPArg>{1});
+    auto [m, s] = mergeMaxSum(loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
+                              LLVM::LoadOp::create(b, loc, f32, remote, /*alignment=*/8),
+                              LLVM::LoadOp::create(b, loc, f32, remoteSum, /*alignment=*/4));
+    scf::YieldOp::create(b, loc, ValueRange{m, s});
+  }
+  // Done reading: arrive now; the next exchange (or the kernel's end) waits.
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  return {loop.getResult(0), loop.getResult(1)};
 }
 
 SmallVector<Value> StagedEmitter::wordValues(Value word) {
@@ -188,6 +238,25 @@ void StagedEmitter::emit() {
   Value width = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
                                                    : idx(staticWidth);
   Value vec = idx(vector);
+  // With a cluster: C blocks a row (the launch's cluster size, which follows the width), this
+  // block's rank, its slice of S words from `sliceBegin`; the clusters take the rows in turn.
+  bool clustered = plan.getCluster() > 1;
+  Value blocks = idx(1), sliceBegin = idx(0);
+  Value capacity = mul(add(arith::CeilDivUIOp::create(b, loc, width, vec), idx(1)), vec);
+  Value sliceWords;
+  if (clustered) {
+    auto asIndex = [&](Value v) {
+      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v).getResult();
+    };
+    blocks = asIndex(NVVM::ClusterDimBlocksXOp::create(b, loc, b.getI32Type()));
+    Value rank = asIndex(NVVM::BlockInClusterIdXOp::create(b, loc, b.getI32Type()));
+    sliceWords = arith::CeilDivUIOp::create(
+        b, loc, add(arith::CeilDivUIOp::create(b, loc, width, vec), idx(1)), blocks);
+    sliceBegin = mul(rank, sliceWords);
+    capacity = mul(sliceWords, vec);
+    blockId = divu(blockId, blocks);
+    grid = divu(grid, blocks);
+  }
 
   // Dynamic shared memory: the header, then the row (buildRowStagedSharedBytes).
   auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -199,7 +268,6 @@ void StagedEmitter::emit() {
       memref::ViewOp::create(b, loc, slotType, bytes, idx(kMaxSlotsOffset), ValueRange{});
   Value sumSlots =
       memref::ViewOp::create(b, loc, slotType, bytes, idx(kSumSlotsOffset), ValueRange{});
-  Value capacity = mul(add(arith::CeilDivUIOp::create(b, loc, width, vec), idx(1)), vec);
   buffer = memref::ViewOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, elementType, MemRefLayoutAttrInterface(), space),
@@ -219,6 +287,16 @@ void StagedEmitter::emit() {
   });
   gpu::BarrierOp::create(b, loc);
   Value alike = rowsAlike(in, out);
+  Value exchange, spread;
+  if (clustered) {
+    exchange = memref::ViewOp::create(
+        b, loc, MemRefType::get({2}, f32, MemRefLayoutAttrInterface(), space), bytes,
+        idx(kExchangeOffset), ValueRange{});
+    // The first arrival (clusterMaxSum): this block has started. A launch of one block a row
+    // (no cluster: LowerToGPU.cpp) skips the cluster's barriers and exchange (uniform).
+    spread = cmpi(arith::CmpIPredicate::ugt, blocks, idx(1));
+    ifThen(spread, [&] { NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr()); });
+  }
 
   auto rowLoop = scf::ForOp::create(b, loc, blockId, rowCount, grid, ValueRange{i32Const(0)});
   OpBuilder::InsertionGuard guard(b);
@@ -237,7 +315,17 @@ void StagedEmitter::emit() {
   Value words = arith::CeilDivUIOp::create(b, loc, end, vec);
   Value k0 = select(eq(h, idx(0)), idx(0), idx(1));
   Value k1 = divu(end, vec);
-  Value copied = select(cmpi(arith::CmpIPredicate::ugt, k1, k0), sub(k1, k0), idx(0));
+  // This block's words: [sliceBegin, sliceBegin + local) of the row's (all of them without a
+  // cluster); of those, the copy takes [lo, hi).
+  Value local = words, lo = k0, hi = k1;
+  if (clustered) {
+    Value sliceEnd = add(sliceBegin, sliceWords);
+    local = select(cmpi(arith::CmpIPredicate::ugt, words, sliceBegin),
+                   arith::MinUIOp::create(b, loc, sub(words, sliceBegin), sliceWords), idx(0));
+    lo = arith::MaxUIOp::create(b, loc, k0, sliceBegin);
+    hi = arith::MinUIOp::create(b, loc, k1, sliceEnd);
+  }
+  Value copied = select(cmpi(arith::CmpIPredicate::ugt, hi, lo), sub(hi, lo), idx(0));
 
   ifThen(isFirst, [&] {
     // The previous row's reads of the buffer (ordered before this thread by the barrier that
@@ -252,19 +340,21 @@ void StagedEmitter::emit() {
       Value source = LLVM::IntToPtrOp::create(
           b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
           arith::AddIOp::create(b, loc, start,
-                                i64(mul(sub(mul(k0, vec), h), idx(elementBytes))))
+                                i64(mul(sub(mul(lo, vec), h), idx(elementBytes))))
               .getResult());
       Value destination = LLVM::AddrSpaceCastOp::create(
           b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
           LLVM::IntToPtrOp::create(
               b, loc, sharedPtr,
-              arith::AddIOp::create(b, loc, rowBase, i64(mul(k0, idx(16)))).getResult()));
+              arith::AddIOp::create(b, loc, rowBase, i64(mul(sub(lo, sliceBegin), idx(16))))
+                  .getResult()));
       NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(b, loc, destination, source, barrier,
                                                        copyBytes, Value(), Value());
     });
   });
   // The edge words: thread t < vector takes slot t of the first word, vector <= t < 2 * vector
-  // slot t - vector of the last (unless the row has one word); a slot the copy fills is left.
+  // slot t - vector of the last (unless the row has one word); a slot the copy fills is left,
+  // and a word of another block's slice.
   ifThen(cmpi(arith::CmpIPredicate::ult, tid, idx(2 * vector)), [&] {
     Value last = ge(tid, vec);
     Value slot = arith::RemUIOp::create(b, loc, tid, vec);
@@ -272,6 +362,10 @@ void StagedEmitter::emit() {
     Value copiedWord = andi(ge(k, k0), lt(k, k1));
     Value sameWord = andi(last, eq(words, idx(1)));
     Value skip = arith::OrIOp::create(b, loc, copiedWord, sameWord);
+    if (clustered)
+      skip = arith::OrIOp::create(
+          b, loc, skip,
+          arith::OrIOp::create(b, loc, lt(k, sliceBegin), ge(k, add(sliceBegin, local))));
     ifThen(arith::XOrIOp::create(b, loc, skip, arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
            [&] {
              Value element = add(mul(k, vec), slot);
@@ -281,7 +375,7 @@ void StagedEmitter::emit() {
                  b, loc, arith::MaxSIOp::create(b, loc, column, idx(0)), sub(width, idx(1)));
              Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, clamped});
              memref::StoreOp::create(b, loc, select(inRow, x, negInfOf(elementType)), buffer,
-                                     ValueRange{element});
+                                     ValueRange{sub(element, mul(sliceBegin, vec))});
            });
   });
   waitParity(barrier, phase);
@@ -293,26 +387,37 @@ void StagedEmitter::emit() {
         .getResult();
   };
   // Pass 1: the max, in the storage type (exact, NaN-propagating as the f32 max).
-  Value wordMax = forEachWord(words, ValueRange{negInfOf(wordType)}, [&](Value k, ValueRange acc) {
+  Value wordMax = forEachWord(local, ValueRange{negInfOf(wordType)}, [&](Value k, ValueRange acc) {
     return SmallVector<Value>{arith::MaximumFOp::create(b, loc, acc[0], loadWord(k))};
   })[0];
   Value max = blockReduce(combineAll(wordValues(wordMax), /*isMax=*/true), /*isMax=*/true, maxSlots);
   Value shift = safeMax(max);
   // Pass 2: the sum of exp(x - max).
-  Value threadSum = forEachWord(words, ValueRange{f32Const(0.0)}, [&](Value k, ValueRange acc) {
+  Value threadSum = forEachWord(local, ValueRange{f32Const(0.0)}, [&](Value k, ValueRange acc) {
     SmallVector<Value> terms;
     for (Value x : wordValues(loadWord(k)))
       terms.push_back(emitExpShifted(b, loc, x, shift));
     return SmallVector<Value>{addf(acc[0], combineAll(std::move(terms), /*isMax=*/false))};
   })[0];
   Value sum = blockReduce(threadSum, /*isMax=*/false, sumSlots);
+  if (clustered) {
+    SmallVector<Value> merged = ifElseValues(
+        spread, TypeRange{f32, f32},
+        [&] {
+          auto [m, s] = clusterMaxSum(max, sum, exchange, blocks);
+          return SmallVector<Value>{m, s};
+        },
+        [&] { return SmallVector<Value>{max, sum}; });
+    max = merged[0];
+    sum = merged[1];
+  }
   NormalizationStats stats = emitNormalizationStats(b, loc, op, max, sum);
   // Pass 3: normalise and store; the words inside the row whole when the output rows are
   // aligned as the input rows, else (and the edge words) column by column.
   Type outType = op.getResult().getType().getElementType();
-  forEachWord(words, ValueRange{}, [&](Value k, ValueRange) {
+  forEachWord(local, ValueRange{}, [&](Value slot, ValueRange) {
     SmallVector<Value> normalised;
-    for (Value x : wordValues(loadWord(k)))
+    for (Value x : wordValues(loadWord(slot)))
       normalised.push_back(emitNormalize(b, loc, op, x, Value(), stats));
     // Rounded as a vector: two values an instruction (cvt.rn.bf16x2.f32).
     Value packed = packF32(normalised);
@@ -321,6 +426,7 @@ void StagedEmitter::emit() {
     SmallVector<Value> results;
     for (int64_t v = 0; v < vector; ++v)
       results.push_back(vector::ExtractOp::create(b, loc, packed, v));
+    Value k = add(slot, sliceBegin);
     Value firstColumn = sub(mul(k, vec), h);
     Value whole = andi(alike, andi(ge(k, k0), lt(k, k1)));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, whole, /*withElseRegion=*/true);
@@ -344,10 +450,31 @@ void StagedEmitter::emit() {
   scf::YieldOp::create(b, loc,
                        ValueRange{arith::XOrIOp::create(b, loc, phase, i32Const(1)).getResult()});
   b.setInsertionPointAfter(rowLoop);
+  // The last exchange's readers are done before any block of the cluster exits.
+  if (clustered)
+    ifThen(spread, [&] { NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr()); });
   gpu::ReturnOp::create(b, loc);
 }
 
 } // namespace
+
+Value mlir::softmax::buildRowStagedClusterBlocks(OpBuilder &builder, Location loc,
+                                                 StrategyAttr plan, Value width) {
+  auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
+  if (plan.getCluster() == 1)
+    return constant(1);
+  if (std::optional<int64_t> staticWidth = getConstantIntValue(width))
+    return constant(plan.getStagedClusterBlocks(*staticWidth));
+  // The fewest blocks whose slices stay within the target, at most the plan's cluster (as
+  // StrategyAttr::getStagedClusterBlocks: the words are at least 1, so is the quotient).
+  Value words = arith::AddIOp::create(
+      builder, loc, arith::CeilDivUIOp::create(builder, loc, width, constant(plan.getVector())),
+      constant(1));
+  Value blocks = arith::CeilDivUIOp::create(
+      builder, loc, words,
+      constant((StrategyAttr::kStagedBlockTargetBytes - StrategyAttr::kStagedHeaderBytes) / 16));
+  return arith::MinUIOp::create(builder, loc, blocks, constant(plan.getCluster()));
+}
 
 Value mlir::softmax::buildRowStagedSharedBytes(OpBuilder &builder, Location loc,
                                                StrategyAttr plan, Value width) {
@@ -355,6 +482,9 @@ Value mlir::softmax::buildRowStagedSharedBytes(OpBuilder &builder, Location loc,
   Value words = arith::AddIOp::create(
       builder, loc, arith::CeilDivUIOp::create(builder, loc, width, constant(plan.getVector())),
       constant(1));
+  if (plan.getCluster() > 1)
+    words = arith::CeilDivUIOp::create(builder, loc, words,
+                                       buildRowStagedClusterBlocks(builder, loc, plan, width));
   Value bytes = arith::AddIOp::create(builder, loc,
                                       arith::MulIOp::create(builder, loc, words, constant(16)),
                                       constant(StrategyAttr::kStagedHeaderBytes));

@@ -21,6 +21,12 @@ namespace mlir::softmax {
 /// ptxas-no-spills-dynamic.mlir; 36-40 registers).
 constexpr int64_t kRowStagedRegisters = 40;
 
+/// Host code: the blocks (index) a launch of a row_staged `plan` stages each row of `width`
+/// (index) elements across: StrategyAttr::getStagedClusterBlocks at run time (1 without a
+/// cluster).
+Value buildRowStagedClusterBlocks(OpBuilder &builder, Location loc, StrategyAttr plan,
+                                  Value width);
+
 /// Host code: the dynamic shared memory (i32) of a launch of a row_staged `plan` for rows of
 /// `width` (index) elements: StrategyAttr::getStagedSharedBytes at run time.
 Value buildRowStagedSharedBytes(OpBuilder &builder, Location loc, StrategyAttr plan, Value width);

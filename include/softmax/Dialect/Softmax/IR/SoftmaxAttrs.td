@@ -63,8 +63,11 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `rows` threads of a block; see below and docs/strategies.md), or `row_staged` (one block
       a row, the row brought into dynamic shared memory as stored, by one bulk asynchronous copy
       of its 16-byte-aligned interior whose completion an mbarrier counts, then reduced and
-      normalised from there: one read, no registers held for the bytes in flight, rows of up to
-      (14463 * `vector`) elements; `vector` is 16 bytes of the input type and `chunks` 1; sm_90).
+      normalised from there: one read, no registers held for the bytes in flight; with
+      `cluster` above 1 a row is staged across up to `cluster` blocks of a thread-block cluster,
+      a slice each, whose (max, sum) combine through distributed shared memory; rows of up to
+      (14464 * `cluster` - 1) * `vector` elements; `vector` is 16 bytes of the input type and
+      `chunks` 1; sm_90).
     - `lanes`: threads that share one row: a power of two up to a warp (32), whole warps
       beyond (a multiple of 32, at most 1024; `strided_axis`: a power of two).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
@@ -73,8 +76,10 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     - `chunks`: accesses per thread per pass over a row segment (1 to 64). For the register
       plans each thread holds `vector * chunks` values (at most 256), so a row of up to
       `lanes * vector * chunks` elements fits.
-    - `cluster` (row_cluster only, 2 to 16; omitted elsewhere, where it is 1): blocks of the
-      thread-block cluster that shares a row.
+    - `cluster` (row_cluster: 2 to 16, the blocks of the thread-block cluster that shares a
+      row; row_staged: 1 to 16, the most blocks a row is staged across, the launch taking the
+      fewest that keep each block's slice within kStagedBlockTargetBytes; omitted elsewhere,
+      where it is 1).
 
     For `strided_axis` the parameters mean: `lanes` threads a block along the contiguous inner
     axis (each `vector` consecutive elements: a block covers `lanes * vector` columns), `rows`
@@ -137,11 +142,40 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     /// Shared memory a row_staged block reserves before its row: the mbarrier, then the max and
     /// sum slots of its warps (one f32 each, 32 warps at most).
     static constexpr int64_t kStagedHeaderBytes = 272;
+    /// Dynamic shared memory a row_staged block aims to stay within when a cluster spreads
+    /// the row: two blocks a multiprocessor (sm_90's 228 KB, less 1 KB the system reserves a
+    /// block, halved), where the single-block kernel held the H200's bandwidth (bf16 50257
+    /// columns, 98 KB a row: 0.92x copy; 65536 columns, 128 KB, one block: 0.75x).
+    static constexpr int64_t kStagedBlockTargetBytes = 113 * 1024;
+    /// 16-byte words of a row of `width` elements as row_staged stages it: one more than the
+    /// row fills, for a start off a word boundary.
+    int64_t getStagedWords(int64_t width) const {
+      return (width + getVector() - 1) / getVector() + 1;
+    }
+    /// Blocks a row_staged launch stages a row of `width` elements across: the fewest, up to
+    /// `cluster`, whose slices keep each block within kStagedBlockTargetBytes.
+    int64_t getStagedClusterBlocks(int64_t width) const {
+      int64_t sliceWords = (kStagedBlockTargetBytes - kStagedHeaderBytes) / 16;
+      int64_t blocks = (getStagedWords(width) + sliceWords - 1) / sliceWords;
+      return std::max<int64_t>(1, std::min(blocks, getCluster()));
+    }
+    /// The widest row a dynamic program's dispatch sends the plan (the next tier takes wider
+    /// ones): getMaxWidth, but for row_staged the widest whose slices keep each block within
+    /// kStagedBlockTargetBytes on `cluster` blocks (one block a multiprocessor beyond: bf16
+    /// 65536 columns on one block ran at 0.75x copy, over two 0.79x; 1048576 over 16 blocks
+    /// 0.44x, chunked_online 0.48x).
+    int64_t getDispatchWidth() const {
+      if (getPlan() != KernelPlan::row_staged)
+        return getMaxWidth();
+      int64_t sliceWords = (kStagedBlockTargetBytes - kStagedHeaderBytes) / 16;
+      return (sliceWords * getCluster() - 1) * getVector();
+    }
     /// Dynamic shared memory a row_staged block takes for rows of `width` elements: the
-    /// header, then the row's 16-byte words, one more than it fills for a start off a word
-    /// boundary.
+    /// header, then its slice of the row's 16-byte words (getStagedWords over
+    /// getStagedClusterBlocks blocks, rounded up).
     int64_t getStagedSharedBytes(int64_t width) const {
-      return ((width + getVector() - 1) / getVector() + 1) * 16 + kStagedHeaderBytes;
+      int64_t blocks = getStagedClusterBlocks(width);
+      return (getStagedWords(width) + blocks - 1) / blocks * 16 + kStagedHeaderBytes;
     }
     /// Checks that the plan can handle rows of `width` elements (ShapedType::kDynamic: any
     /// width the host code dispatches to it).

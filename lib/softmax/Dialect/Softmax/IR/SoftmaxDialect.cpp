@@ -54,9 +54,10 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector must be 1, 2, 4 or 8 elements, got " << vector;
   if (chunks < 1 || chunks > 64)
     return emitError() << "chunks must be in [1, 64], got " << chunks;
-  if (cluster != 1 && plan != KernelPlan::row_cluster)
-    return emitError() << "cluster is row_cluster's parameter: " << stringifyKernelPlan(plan)
-                       << " needs cluster = 1 (or none), got " << cluster;
+  if (cluster != 1 && plan != KernelPlan::row_cluster && plan != KernelPlan::row_staged)
+    return emitError() << "cluster is a parameter of row_cluster and row_staged: "
+                       << stringifyKernelPlan(plan) << " needs cluster = 1 (or none), got "
+                       << cluster;
   if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers ||
        plan == KernelPlan::row_cluster || plan == KernelPlan::strided_axis) &&
       vector * chunks > kMaxValuesPerThread)
@@ -109,6 +110,9 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (chunks != 1)
       return emitError() << "row_staged takes one word a thread at a time: chunks must be 1, got "
                          << chunks;
+    if (cluster < 1 || cluster > kMaxClusterBlocks)
+      return emitError() << "row_staged stages a row across 1 to " << kMaxClusterBlocks
+                         << " blocks: cluster must be in that range, got " << cluster;
     [[fallthrough]];
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:
@@ -149,8 +153,8 @@ int64_t StrategyAttr::getMaxWidth() const {
     return kSharedRowBytes / 4;
   case KernelPlan::row_staged:
     // Whole 16-byte words of the row as stored, one more than the row fills when its start is
-    // off a word boundary.
-    return (kSharedRowBytes / 16 - 1) * getVector();
+    // off a word boundary, over `cluster` blocks.
+    return (kSharedRowBytes / 16 * getCluster() - 1) * getVector();
   case KernelPlan::chunked_online:
   case KernelPlan::strided_axis:
     return std::numeric_limits<int64_t>::max();

@@ -248,27 +248,46 @@ public:
   }
 
   /// A 16-bit row wider than the register plans staged in shared memory by a bulk copy
-  /// (row_staged: one block of 512 threads a row), where the chip has bulk copies, the row
-  /// fits the block's shared memory as stored, and the op is a softmax or log_softmax without a
-  /// prologue into its input type (what the kernel computes); null otherwise, and for a few
-  /// rows known statically, where a cluster spreads each row over more multiprocessors.
+  /// (row_staged: one block of 512 threads a row, or a slice a block over a cluster), where the
+  /// chip has bulk copies, the row fits the blocks' shared memory as stored, and the op is a
+  /// softmax or log_softmax without a prologue into its input type (what the kernel computes);
+  /// null otherwise, and for a few rows known statically, where the register cluster plans
+  /// spread each row over more multiprocessors for latency. A static width gets the fewest
+  /// blocks that keep each within StrategyAttr::kStagedBlockTargetBytes (two blocks a
+  /// multiprocessor), up to the chip's largest cluster; a dynamic one two tiers (the caller's
+  /// `blocks`): one block a row up to 57712 16-bit columns, then the chip's largest cluster,
+  /// whose launch takes the fewest blocks the width needs (StrategyAttr::
+  /// getStagedClusterBlocks, getDispatchWidth). Measured on the H200 (bench/results/
+  /// 2026-12-04-h200/staged-cluster.txt, bf16, fraction of a copy): 65536 columns over 2
+  /// blocks 0.79 (one block 0.75), 262144 over 5 0.69 (row_cluster 0.64), 524288 over 10 0.62
+  /// (chunked 0.60); behind the plans before at 100000 (0.78 over 2, 0.80 on one) and 128256
+  /// (0.70 over 3, row_cluster 0.74). The dynamic tier of one block a row is its own kernel: the
+  /// cluster kernel launched for one block a row ran 0.85 at 20000 columns against 0.91.
   /// Measured on the H200 with a hand-written CUDA prototype of the kernel (bench/experiments/
   /// staged/, 2026-12-04, fraction of a copy, 256 MiB): bf16 16384 0.97 (512 threads; 1024:
-  /// 0.81), 32768 0.95, 50257 0.93, 65536 0.81, 100000 0.86, where the cluster plans ran 0.83,
-  /// 0.68, 0.78 and 0.68 at 32768-100000; f32 16384-50257 0.71-0.85, behind the f32 register
-  /// and cluster plans (0.85-0.97), so f32 keeps those.
+  /// 0.81), 32768 0.95, 50257 0.93, 65536 0.81, 100000 0.86 (one block a multiprocessor from
+  /// 65536: hence the clusters), where the cluster plans ran 0.83, 0.68, 0.78 and 0.68 at
+  /// 32768-100000; f32 16384-50257 0.71-0.85, behind the f32 register and cluster plans
+  /// (0.85-0.97), so f32 keeps those.
+  /// `blocks`: the plan's cluster for a dynamic width (1, or the chip's largest: default).
   StrategyAttr stagedPlan(FusedOp op, int64_t width, int64_t inputBytes,
-                          std::optional<int64_t> rowCount) const {
+                          std::optional<int64_t> rowCount,
+                          std::optional<int64_t> blocks = std::nullopt) const {
     bool fewRows = rowCount && *rowCount <= kFewRows;
     Type inputType = op.getInput().getType().getElementType();
     if (!target.bulkCopies || inputBytes != 2 || fewRows || !op.getPrologue().empty() ||
         op.getNormalization() == Normalization::none ||
         op.getResult().getType().getElementType() != inputType)
       return {};
-    auto plan = StrategyAttr::get(context, KernelPlan::row_staged, kSpanLanes, 1,
-                                  target.vectorBytes / inputBytes, 1);
-    int64_t widest = ShapedType::isDynamic(width) ? plan.getMaxWidth() : width;
-    if (widest <= kWidestRegisterRow || widest > plan.getMaxWidth() ||
+    int64_t vector = target.vectorBytes / inputBytes;
+    int64_t mostBlocks = blocks.value_or(std::max<int64_t>(1, target.clusterBlocks));
+    auto plan = StrategyAttr::get(context, KernelPlan::row_staged, kSpanLanes, 1, vector, 1,
+                                  mostBlocks);
+    if (!ShapedType::isDynamic(width))
+      plan = StrategyAttr::get(context, KernelPlan::row_staged, kSpanLanes, 1, vector, 1,
+                               plan.getStagedClusterBlocks(width));
+    int64_t widest = ShapedType::isDynamic(width) ? plan.getDispatchWidth() : width;
+    if (widest <= kWidestRegisterRow || widest > plan.getDispatchWidth() ||
         plan.getStagedSharedBytes(widest) > sharedMemoryBytes)
       return {};
     return plan;
@@ -504,15 +523,21 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
               if (alternative.getMaxWidth() == plan.getMaxWidth())
                 plans.push_back(alternative);
         }
-        // Then the row staged in shared memory (16-bit rows up to 115704 columns), and rows
-        // spread over clusters of 2, 4, ... blocks, each tier as wide as its blocks hold, past
-        // the widest tier so far.
+        // Then the row staged in shared memory (16-bit rows up to 115704 columns a block,
+        // 1851384 over a cluster of 16), and rows spread over clusters of 2, 4, ... blocks,
+        // each tier as wide as its blocks hold, past the widest tier so far.
         auto widest = [&] {
-          return plans.empty() ? int64_t(0) : cast<StrategyAttr>(plans.back()).getMaxWidth();
+          return plans.empty() ? int64_t(0)
+                               : cast<StrategyAttr>(plans.back()).getDispatchWidth();
         };
         if (limit == kWidestRegisterRow) {
-          if (StrategyAttr plan = planner.stagedPlan(op, width, inputBytes, rowCount))
-            plans.push_back(plan);
+          SmallVector<int64_t, 2> stagedBlocks{1};
+          if (target->clusterBlocks > 1)
+            stagedBlocks.push_back(target->clusterBlocks);
+          for (int64_t blocks : stagedBlocks)
+            if (StrategyAttr plan = planner.stagedPlan(op, width, inputBytes, rowCount, blocks))
+              if (plan.getDispatchWidth() > widest())
+                plans.push_back(plan);
           for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
             if (StrategyAttr plan = planner.clusterPlan(op, blocks * limit, elementBytes,
                                                         inputBytes, readsPrefix, rowCount))

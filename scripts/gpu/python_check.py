@@ -6,7 +6,7 @@ bias, temperature, causal / padding / boolean masks, the masked-rows policy, the
 runner's tolerances (lib/softmax/Runner/Compare.cpp). Checks, by category:
 
   softmax   plain softmax, f32/bf16/f16, widths 32..300000 (every plan: multi_row,
-            row_registers, row_cluster (f32), row_shared, chunked_online; the plan is checked too), on a
+            row_registers, row_cluster (f32), row_staged (16-bit), chunked_online; the plan is checked too), on a
             non-default torch stream, into a poisoned out=
   alloc     the same through the allocating call (no out=), bf16 -> f32 out_dtype
   chain     scale, row bias, causal (bottom-right offset), log_softmax and a cast, 3-D, every
@@ -41,12 +41,14 @@ from softmax_compiler import torch_op
 WIDTHS = [32, 100, 1000, 4096, 16384, 40000, 70000, 140000, 300000]
 # The plan each width gets from the dynamic programs (python/tests/test_builder.py prints the
 # same on the CPU; 1000 is not pinned: multi_row for f32, row_registers for 16-bit types).
-PLANS = {32: "multi_row", 100: "multi_row", 4096: "row_registers", 16384: "row_registers",
-         300000: "chunked_online"}
+PLANS = {32: "multi_row", 100: "multi_row", 4096: "row_registers", 16384: "row_registers"}
 # Over 16384 columns f32 rows go to a thread-block cluster (sm_90, up to 16 blocks: 262144
-# columns), 16-bit ones do not.
-PLANS_F32 = {40000: "row_cluster", 70000: "row_cluster", 140000: "row_cluster"}
-PLANS_16 = {40000: "row_shared", 70000: "chunked_online", 140000: "chunked_online"}
+# columns), 16-bit ones are staged in shared memory (row_staged: one block a row up to 57712
+# columns, over a cluster up to 923512).
+PLANS_F32 = {40000: "row_cluster", 70000: "row_cluster", 140000: "row_cluster",
+             300000: "chunked_online"}
+PLANS_16 = {40000: "row_staged_20", 70000: "row_staged_21", 140000: "row_staged_21",
+            300000: "row_staged_21"}
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
 NAMES = {v: k for k, v in DTYPES.items()}
 # The runner's tolerances: rtol one ulp of the storage type (f32: exp2.approx and the sum),

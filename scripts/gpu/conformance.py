@@ -29,8 +29,9 @@ import time
 DTYPES = ["f32", "f16", "bf16"]
 
 # Widths around each plan's thresholds (multi_row <= 512 < row_registers <= 16384 < row_cluster
-# of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90; 16-bit rows
-# staged over 1, 2, 3 blocks <= 57712, 115432, 173152 ... up to 16 at 923512 < chunked), the
+# of 2, 4, 8 and 16 blocks <= 32768, 65536, 131072, 262144 < chunked on sm_90; plain 16-bit
+# rows staged on one block <= 115704 < row_cluster of 8 <= 131072 < staged over 3, 4, ... blocks
+# from 131073, 173113, ... up to 16 at 923512 < chunked), the
 # dynamic dispatch tiers (every power of two from 8 to 16384), and odd or prime widths.
 # 600, 3000, 6000, 9000 and 12000: widths inside a tier that leave warps of its block idle (elastic
 # lanes, RowKernel.h). 700, 1026, 1100, 3500: rows off the widest vector's boundary that a
@@ -44,8 +45,8 @@ WIDTHS = [1, 3, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 127, 128, 129, 256, 257, 51
           3000, 3001, 3500, 3583, 3584, 4095, 4097, 6000, 8192,
           8193, 9000, 12000, 16384,
           16385, 32767, 32768,
-          32769, 50257, 57712, 57713, 57856, 57857, 65536, 65537, 115433, 128256, 131072,
-          131073, 200003, 262144, 262145, 923512, 923513, 1000003]
+          32769, 50257, 57856, 57857, 65536, 65537, 115704, 115705, 128256, 131072,
+          131073, 173113, 200003, 262144, 262145, 923512, 923513, 1000003]
 # Row counts of the cluster plans (one cluster a row): 1, 2, 3, 7 and 129.
 CLUSTER_ROWS = [2, 3, 7, 129]
 CLUSTER_WIDTHS = [16385, 40000, 65537, 131072, 131073, 262144, 524289]

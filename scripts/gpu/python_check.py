@@ -43,12 +43,12 @@ WIDTHS = [32, 100, 1000, 4096, 16384, 40000, 70000, 140000, 300000]
 # same on the CPU; 1000 is not pinned: multi_row for f32, row_registers for 16-bit types).
 PLANS = {32: "multi_row", 100: "multi_row", 4096: "row_registers", 16384: "row_registers"}
 # Over 16384 columns f32 rows go to a thread-block cluster (sm_90, up to 16 blocks: 262144
-# columns), 16-bit ones are staged in shared memory (row_staged: one block a row up to 57712
-# columns, over a cluster up to 923512).
+# columns), 16-bit ones are staged in shared memory (row_staged: one block a row up to 115704
+# columns; over a cluster past the 8-block row_cluster tier's 131072, up to 923512).
 PLANS_F32 = {40000: "row_cluster", 70000: "row_cluster", 140000: "row_cluster",
              300000: "chunked_online"}
-PLANS_16 = {40000: "row_staged_20", 70000: "row_staged_21", 140000: "row_staged_21",
-            300000: "row_staged_21"}
+PLANS_16 = {40000: "row_staged_20", 70000: "row_staged_20", 140000: "row_staged_22",
+            300000: "row_staged_22"}
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
 NAMES = {v: k for k, v in DTYPES.items()}
 # The runner's tolerances: rtol one ulp of the storage type (f32: exp2.approx and the sum),

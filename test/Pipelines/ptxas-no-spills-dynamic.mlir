@@ -1,6 +1,7 @@
 // Every kernel of a dynamic program (one a power-of-two tier, row_cluster for f32, row_staged
-// on one block and over a cluster for plain 16-bit softmax, row_shared for the other 16-bit
-// programs, chunked_online) for
+// on one block, row_cluster over 8 blocks (its values held packed) and row_staged over a
+// cluster for plain 16-bit softmax, row_shared for the other 16-bit programs, chunked_online)
+// for
 // f32/f16/bf16, plain and the attention chain on a 3-d tensor, assembles with ptxas for sm_90
 // without spills: ptxas keeps every kernel within the budget its plan was sized for
 // (nvvm.maxnreg, from getRegisterPlanRegisters in TargetInfo.h) without spilling.
@@ -13,8 +14,8 @@
 
 // 103 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
 // plain bf16 and f16 programs, then row_cluster over 2, 4, 8 and 16 blocks for the plain f32
-// program, row_staged on one block and over up to 16 (two kernels) for the plain 16-bit ones
-// and row_shared for the two other 16-bit ones, then chunked_online; and the alternatives of the
+// program, row_staged on one block, row_cluster over 8 blocks and row_staged over up to 16
+// for the plain 16-bit ones and row_shared for the two other 16-bit ones, then chunked_online; and the alternatives of the
 // tiers serving widths off the widest vector that a static width puts on a narrower one (f32
 // 1024 and 2048 on vectors of 2 and 1, 16-bit 1024, 2048 and 4096 on vectors of 4: 16 plans),
 // and for the plain 16-bit programs the tiers of vectors of 4 between those (96, 160, 192 and
@@ -24,7 +25,7 @@
 // as the span, at the occupancy budget (the bf16 and f16 8192- and 16384-column tiers, the
 // attention chain's 4096 and the padded log_softmax's 4096), or beside a fast kernel that takes
 // its lanes from the launch (the bf16 and f16 512-, 1024-, 2048-, 4096- and 12288-column tiers).
-// COUNT: 187
+// COUNT: 191
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_15' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20' for 'sm_90'
@@ -34,10 +35,12 @@
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_19_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_15_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_11_full' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f16_0_row_staged_21' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f16_0_chunked_online_22_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_cluster_21_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_staged_22' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_chunked_online_23_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_staged_20' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_staged_21' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_cluster_21' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_bf16_0_row_staged_22' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_staged_20' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_shared_15' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13' for 'sm_90'

@@ -36,11 +36,23 @@
 // CHECK: barrier.cluster.arrive.aligned
 // CHECK: st.global.v4.b32
 // CHECK: barrier.cluster.wait.aligned
-// A plain bf16 softmax this wide is staged over a cluster (row_staged: 131071 columns, three
-// blocks of 5462 words): each block's slice arrives by a bulk copy of its 16-byte words (an odd
+// An odd width keeps 16-byte accesses: each row is peeled to a vector boundary first. A plain
+// bf16 softmax this wide (beyond the row_staged plan's 115704 columns, within a portable
+// cluster) goes over a cluster too, its values held packed: their max taken two
+// at a time in bf16, then moved through inline asm at each later use (RowKernel.h,
+// holdsPackedRowValues).
+// CHECK-LABEL: .entry odd_0_row_cluster(
+// CHECK: ld.global.v4.b32
+// CHECK: max.NaN.bf16x2
+// CHECK: begin inline asm
+// CHECK-NEXT: mov.b32
+// CHECK: st.global.v4.b32
+// A plain bf16 softmax wider than a portable cluster holds is staged over one (row_staged:
+// 200003 columns, four
+// blocks of 6251 words): each block's slice arrives by a bulk copy of its 16-byte words (an odd
 // width keeps them: the edge words are loaded apart), the max is taken two at a time in bf16,
 // the blocks' (max, sum) pairs are read through distributed shared memory.
-// CHECK-LABEL: .entry odd_0_row_staged(
+// CHECK-LABEL: .entry staged_0_row_staged(
 // CHECK: mov.u32 {{.*}}%cluster_nctaid.x;
 // CHECK: barrier.cluster.arrive.aligned;
 // CHECK: mov.u32 {{.*}}%cluster_ctaid.x;
@@ -99,6 +111,10 @@ func.func @shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {
 func.func @odd(%x: tensor<64x131071xbf16>) -> tensor<64x131071xbf16> {
   %p = softmax.softmax %x : tensor<64x131071xbf16>
   return %p : tensor<64x131071xbf16>
+}
+func.func @staged(%x: tensor<64x200003xbf16>) -> tensor<64x200003xbf16> {
+  %p = softmax.softmax %x : tensor<64x200003xbf16>
+  return %p : tensor<64x200003xbf16>
 }
 
 func.func @in_shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {

@@ -308,8 +308,9 @@ static void emit(const char *format, ...) {
 /* Widths in each plan's range (multi_row up to 512 columns in f32 and 256 in 16-bit types, then
  * row_registers up to 16384, then row_cluster up to 262144 on sm_90 (a thread-block cluster
  * launch: cuLaunchKernelEx; above 8 blocks a non-portable size the API opts each kernel into;
- * a plain 16-bit softmax is staged in shared memory instead (row_staged: on one block up to
- * 57712 columns, over a cluster of up to 16 up to 923512), chunked_online above:
+ * a plain 16-bit softmax is staged in shared memory on one block up to 115704 columns, and
+ * beyond a portable cluster of 8 (131072) over a cluster of up to 16 blocks up to 923512
+ * (row_staged)), chunked_online above:
  * docs/strategies.md) and row counts that are not
  * multiples of the rows a block takes. */
 static const struct {
@@ -320,7 +321,7 @@ static const struct {
     {64, 1000, "row_registers", "row_registers"},
     {37, 4096, "row_registers", "row_registers"},
     {33, 40000, "row_cluster", "row_staged"}, {17, 70000, "row_cluster", "row_staged"},
-    {17, 130000, "row_cluster", "row_staged"},
+    {17, 130000, "row_cluster", "row_cluster"},
     {17, 300000, "chunked_online", "row_staged"},
 };
 enum { kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]) };

@@ -52,12 +52,12 @@ func.func @two(%x: tensor<2049x65536xbf16>) -> tensor<2049x65536xbf16> {
 
 // -----
 
-// A dynamic width: each row_staged tier takes the rows whose blocks stay within 113 KB (7215
-// words a block: StrategyAttr::getDispatchWidth), one block a row up to 57712 columns, 16 up
-// to 923512; the host computes the blocks a row needs, at most 16, and launches one block a row
-// without a cluster, more as a cluster.
+// A dynamic width: the row_staged tier of one block takes the rows it holds (115704 columns),
+// the one over a cluster those whose blocks stay within 113 KB (7215 words a block over 16:
+// StrategyAttr::getDispatchWidth); the host computes the blocks a row needs, at most 16, and
+// launches one block a row without a cluster, more as a cluster.
 // CHECK-LABEL: func.func @dynamic(
-// CHECK: arith.cmpi ule, %{{.+}}, %c57712 : index
+// CHECK: arith.cmpi ule, %{{.+}}, %c115704 : index
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_staged_0 blocks in
 // CHECK: %[[FITS:.+]] = arith.cmpi ule, %{{.+}}, %c923512 : index
 // CHECK: scf.if %[[FITS]] {

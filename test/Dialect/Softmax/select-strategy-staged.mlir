@@ -20,35 +20,35 @@ func.func @first(%x: tensor<256x16385xbf16>) -> tensor<256x16385xbf16> {
 
 // -----
 
-// Rows staged over a cluster: the fewest blocks that keep each within 113 KB (two blocks a
-// multiprocessor: 7215 words of 16 bytes and the header): one block up to 57712 16-bit columns
-// (7214 words and the extra word of a misaligned start), two from 57713, three from 115433; 16
-// blocks up to the widest row they keep at two a multiprocessor (923512 columns, 7215 words a
-// block), chunked past it (StrategyAttr::getDispatchWidth).
+// Rows one block does not hold (past 115704 16-bit columns): the register cluster plan while a
+// portable cluster of 8 holds the row (131072 columns), then the row staged over a cluster:
+// the fewest blocks that keep each within 113 KB (two blocks a multiprocessor: 7215 words of
+// 16 bytes and the header), three at 131073 columns (16385 words), five at 262144, up to 16
+// blocks at 923512 columns, chunked past it (StrategyAttr::getDispatchWidth).
 // SM90-LABEL: func.func @one_block(
 // SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]
-// SM90-LABEL: func.func @two_blocks(
-// SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>]
+// SM90-LABEL: func.func @portable_cluster(
+// SM90: strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>]
 // SM90-LABEL: func.func @three_blocks(
 // SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 3>]
+// SM90-LABEL: func.func @five_blocks(
+// SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 5>]
 // SM90-LABEL: func.func @widest(
 // SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>]
 // SM90-LABEL: func.func @past(
 // SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
-// A dynamic width: after the register tiers, a tier of one block a row (up to 57712 columns:
-// its own kernel, without the cluster's code) and one over the chip's largest cluster (the
-// launch takes the blocks the width needs) up to 923512 columns, instead of the row_cluster
-// tiers (lower-to-gpu-staged-cluster.mlir shows the dispatch).
+// A dynamic width: after the register tiers, the row on one block (up to 115704 columns),
+// the register cluster of 8 blocks (up to 131072), the row staged over the chip's largest
+// cluster (the launch takes the blocks the width needs) up to 923512 columns, chunked
+// (lower-to-gpu-staged-cluster.mlir shows the dispatch).
 // SM90-LABEL: func.func @dynamic(
-// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // SM80-LABEL: func.func @dynamic(
 // SM80-NOT: row_staged
-// A 64 KB budget does not hold a block of 57712 columns (115712 bytes), but does the two
-// slices of 57713 (58000 bytes each).
+// A 64 KB budget does not hold a block of 57712 columns (115712 bytes), nor a dynamic tier on
+// one block or over a cluster.
 // SMALL-LABEL: func.func @one_block(
 // SMALL-NOT: row_staged
-// SMALL-LABEL: func.func @two_blocks(
-// SMALL: row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>
 // SMALL-LABEL: func.func @dynamic(
 // SMALL-NOT: row_staged
 // SMALL: row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online
@@ -56,13 +56,17 @@ func.func @one_block(%x: tensor<256x57712xbf16>) -> tensor<256x57712xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x57712xbf16> -> tensor<256x57712xbf16>
   return %0 : tensor<256x57712xbf16>
 }
-func.func @two_blocks(%x: tensor<256x57713xbf16>) -> tensor<256x57713xbf16> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x57713xbf16> -> tensor<256x57713xbf16>
-  return %0 : tensor<256x57713xbf16>
+func.func @portable_cluster(%x: tensor<256x128256xbf16>) -> tensor<256x128256xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x128256xbf16> -> tensor<256x128256xbf16>
+  return %0 : tensor<256x128256xbf16>
 }
-func.func @three_blocks(%x: tensor<256x115433xf16>) -> tensor<256x115433xf16> {
-  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<256x115433xf16> -> tensor<256x115433xf16>
-  return %0 : tensor<256x115433xf16>
+func.func @three_blocks(%x: tensor<256x131073xf16>) -> tensor<256x131073xf16> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<256x131073xf16> -> tensor<256x131073xf16>
+  return %0 : tensor<256x131073xf16>
+}
+func.func @five_blocks(%x: tensor<256x262144xbf16>) -> tensor<256x262144xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x262144xbf16> -> tensor<256x262144xbf16>
+  return %0 : tensor<256x262144xbf16>
 }
 func.func @widest(%x: tensor<256x923512xbf16>) -> tensor<256x923512xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x923512xbf16> -> tensor<256x923512xbf16>

@@ -160,12 +160,11 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       return std::max<int64_t>(1, std::min(blocks, getCluster()));
     }
     /// The widest row a dynamic program's dispatch sends the plan (the next tier takes wider
-    /// ones): getMaxWidth, but for row_staged the widest whose slices keep each block within
-    /// kStagedBlockTargetBytes on `cluster` blocks (one block a multiprocessor beyond: bf16
-    /// 65536 columns on one block ran at 0.75x copy, over two 0.79x; 1048576 over 16 blocks
-    /// 0.44x, chunked_online 0.48x).
+    /// ones): getMaxWidth, but for row_staged over a cluster the widest whose slices keep each
+    /// block within kStagedBlockTargetBytes on `cluster` blocks (one block a multiprocessor
+    /// beyond: bf16 1048576 columns over 16 blocks ran at 0.44x copy, chunked_online 0.48x).
     int64_t getDispatchWidth() const {
-      if (getPlan() != KernelPlan::row_staged)
+      if (getPlan() != KernelPlan::row_staged || getCluster() == 1)
         return getMaxWidth();
       int64_t sliceWords = (kStagedBlockTargetBytes - kStagedHeaderBytes) / 16;
       return (sliceWords * getCluster() - 1) * getVector();

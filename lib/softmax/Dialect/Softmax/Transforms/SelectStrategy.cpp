@@ -82,6 +82,10 @@ constexpr int64_t kWidestRegisterRow = 16384;
 /// Rows known statically to be this few spread over clusters whatever their type: every
 /// cluster runs at once, and spreading the row wins on latency (Planner::clusterPlan).
 constexpr int64_t kFewRows = 16;
+/// sm_90's portable cluster size: the register cluster plans over more blocks (non-portable
+/// clusters of up to 16) measured behind the row staged over a cluster (bf16 262144 columns:
+/// 0.63x copy over 16 blocks, 0.69x staged over 5; stagedPlan).
+constexpr int64_t kPortableClusterBlocks = 8;
 /// The smallest register budget worth planning with (getRegisterPlanRegisters' overhead).
 constexpr int64_t kRegisterOverhead = 64;
 /// Threads of a block of narrow rows.
@@ -254,15 +258,16 @@ public:
   /// null otherwise, and for a few rows known statically, where the register cluster plans
   /// spread each row over more multiprocessors for latency. A static width gets the fewest
   /// blocks that keep each within StrategyAttr::kStagedBlockTargetBytes (two blocks a
-  /// multiprocessor), up to the chip's largest cluster; a dynamic one two tiers (the caller's
-  /// `blocks`): one block a row up to 57712 16-bit columns, then the chip's largest cluster,
-  /// whose launch takes the fewest blocks the width needs (StrategyAttr::
-  /// getStagedClusterBlocks, getDispatchWidth). Measured on the H200 (bench/results/
-  /// 2026-12-04-h200/staged-cluster.txt, bf16, fraction of a copy): 65536 columns over 2
-  /// blocks 0.79 (one block 0.75), 262144 over 5 0.69 (row_cluster 0.64), 524288 over 10 0.62
-  /// (chunked 0.60); behind the plans before at 100000 (0.78 over 2, 0.80 on one) and 128256
-  /// (0.70 over 3, row_cluster 0.74). The dynamic tier of one block a row is its own kernel: the
-  /// cluster kernel launched for one block a row ran 0.85 at 20000 columns against 0.91.
+  /// multiprocessor), up to `blocks` (default: the chip's largest cluster, whose launch takes
+  /// the fewest blocks a dynamic width needs: StrategyAttr::getStagedClusterBlocks,
+  /// getDispatchWidth). The selection stages a row on one block while one holds it (`blocks`
+  /// 1: up to 115704 16-bit columns), and over a cluster only past the register cluster plans
+  /// of a portable cluster (131072). Measured on the H200 (bench/results/2026-12-04-h200/
+  /// staged-cluster.txt, compare-7ddd078.json; bf16, fraction of a copy): over a cluster,
+  /// 262144 columns over 5 blocks 0.69 (row_cluster over 16: 0.63), 524288 over 10 0.62
+  /// (chunked 0.60); but 100000 over 2 0.78 (one block 0.80) and 128256 over 3 0.70
+  /// (row_cluster over 8: 0.74), and 65536 over 2 0.79 (one block 0.75, where the row's 128 KB
+  /// leave one block a multiprocessor).
   /// Measured on the H200 with a hand-written CUDA prototype of the kernel (bench/experiments/
   /// staged/, 2026-12-04, fraction of a copy, 256 MiB): bf16 16384 0.97 (512 threads; 1024:
   /// 0.81), 32768 0.95, 50257 0.93, 65536 0.81, 100000 0.86 (one block a multiprocessor from
@@ -451,9 +456,16 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         StrategyAttr plan =
             planner.registerPlan(op, width, elementBytes, inputBytes, rowCount, readsPrefix);
         if (!plan)
-          plan = planner.stagedPlan(op, width, inputBytes, rowCount);
-        if (!plan)
-          plan = planner.clusterPlan(op, width, elementBytes, inputBytes, readsPrefix, rowCount);
+          plan = planner.stagedPlan(op, width, inputBytes, rowCount, /*blocks=*/1);
+        if (!plan) {
+          // Wider than a block holds: the register cluster plan while a portable cluster holds
+          // the row, the row staged over a cluster beyond (where both apply, stagedPlan).
+          StrategyAttr cluster =
+              planner.clusterPlan(op, width, elementBytes, inputBytes, readsPrefix, rowCount);
+          StrategyAttr staged = planner.stagedPlan(op, width, inputBytes, rowCount);
+          plan = cluster && (!staged || cluster.getCluster() <= kPortableClusterBlocks) ? cluster
+                                                                                         : staged;
+        }
         if (!plan)
           plan = planner.sharedPlan(width, vector);
         plans.push_back(plan ? plan : planner.chunkedPlan(vector));
@@ -523,26 +535,31 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
               if (alternative.getMaxWidth() == plan.getMaxWidth())
                 plans.push_back(alternative);
         }
-        // Then the row staged in shared memory (16-bit rows up to 115704 columns a block,
-        // 1851384 over a cluster of 16), and rows spread over clusters of 2, 4, ... blocks,
-        // each tier as wide as its blocks hold, past the widest tier so far.
+        // Then the row staged in shared memory on one block (16-bit rows up to 115704
+        // columns), rows spread over clusters of 2, 4, ... blocks, each tier as wide as its
+        // blocks hold, past the widest tier so far (up to a portable cluster where the row can
+        // be staged over a cluster), and the row staged over a cluster (up to 923512).
         auto widest = [&] {
           return plans.empty() ? int64_t(0)
                                : cast<StrategyAttr>(plans.back()).getDispatchWidth();
         };
         if (limit == kWidestRegisterRow) {
-          SmallVector<int64_t, 2> stagedBlocks{1};
+          if (StrategyAttr plan =
+                  planner.stagedPlan(op, width, inputBytes, rowCount, /*blocks=*/1))
+            plans.push_back(plan);
+          StrategyAttr stagedCluster;
           if (target->clusterBlocks > 1)
-            stagedBlocks.push_back(target->clusterBlocks);
-          for (int64_t blocks : stagedBlocks)
-            if (StrategyAttr plan = planner.stagedPlan(op, width, inputBytes, rowCount, blocks))
-              if (plan.getDispatchWidth() > widest())
-                plans.push_back(plan);
-          for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2)
+            stagedCluster = planner.stagedPlan(op, width, inputBytes, rowCount);
+          for (int64_t blocks = 2; blocks <= target->clusterBlocks; blocks *= 2) {
+            if (stagedCluster && blocks > kPortableClusterBlocks)
+              break;
             if (StrategyAttr plan = planner.clusterPlan(op, blocks * limit, elementBytes,
                                                         inputBytes, readsPrefix, rowCount))
               if (plan.getMaxWidth() > widest())
                 plans.push_back(plan);
+          }
+          if (stagedCluster && stagedCluster.getDispatchWidth() > widest())
+            plans.push_back(stagedCluster);
         }
         // The row in shared memory where it is wider than every tier so far.
         if (StrategyAttr plan = planner.sharedPlan(width, vector))

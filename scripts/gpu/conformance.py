@@ -64,10 +64,11 @@ CASE_TIMEOUT = 240
 SPECIALS = ["neg-inf-rows", "pos-inf", "nan", "large", "constant-rows"]
 
 
-def program(variant, dtype, width=None):
+def program(variant, dtype, width=None, rows=None):
     """A softmax-dialect function on dynamic [M, N] tensors (N = `width` when given: the plans
-    of a static row width); returns (text, shapes for M, N)."""
-    dims = f"?x{width}" if width else "?x?"
+    of a static row width; M = `rows` when given too: a static shape); returns (text, shapes
+    for M, N)."""
+    dims = f"{rows if rows else '?'}x{width}" if width else "?x?"
     t = f"tensor<{dims}x{dtype}>"
     f = f"tensor<{dims}xf32>"
     widen = dtype != "f32"
@@ -172,6 +173,24 @@ STAGED_HAND_PLANS = [
     ("bf16", 1851384, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>"),
     ("f32", 925692, "#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 4, chunks = 1, cluster = 16>"),
 ]
+
+
+# row_split written by hand (a row split over ceil(N / span) blocks in three launches,
+# RowKernel.h): spans of 256 lanes of one vector (f32 1024 columns, 16-bit 2048) and of 64 lanes
+# of two (f32 512); widths below span + vector (the chunked_online fallback), at it, odd and
+# prime widths between, and wide rows; M = 1, 2, 3, 7, 129.
+SPLIT_HAND_PLANS = {
+    "f32": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 1>",
+            "#softmax.strategy<row_split, lanes = 64, rows = 1, vector = 4, chunks = 2>"],
+    "f16": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>"],
+    "bf16": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>",
+             "#softmax.strategy<row_split, lanes = 32, rows = 1, vector = 8, chunks = 8>"],
+}
+SPLIT_WIDTHS = [7, 1027, 1028, 2055, 2056, 2057, 5000, 50257, 131073]
+SPLIT_ROWS = [1, 2, 3, 7, 129]
+# Static [M, N] programs whose selection splits the rows (few rows, wider than a block or a
+# cluster holds), with every fused variant.
+SPLIT_STATIC = (3, 300001)
 
 
 def hand_program(dtype, n, strategy):
@@ -328,6 +347,21 @@ def cases(quick):
                            n=n)
         for plan, n, strategy in HAND_PLANS:
             yield dict(name=f"hand {plan} {dtype} 37x{n}", hand=strategy, dtype=dtype, m=37, n=n)
+        for strategy in SPLIT_HAND_PLANS[dtype]:
+            for n in SPLIT_WIDTHS:
+                for m in SPLIT_ROWS if n < 100000 else (1, 3):
+                    yield dict(name=f"hand row_split {dtype} {m}x{n} {strategy[-30:]}",
+                               hand=strategy, dtype=dtype, m=m, n=n)
+            # Rows off the vector boundary (a head per row) and special values.
+            yield dict(name=f"hand row_split {dtype} 7x50257 stride 50260 {strategy[-30:]}",
+                       hand=strategy, dtype=dtype, m=7, n=50257, stride=50260)
+            for special in SPECIALS:
+                yield dict(name=f"hand row_split+{special} {dtype} 3x50257 {strategy[-30:]}",
+                           hand=strategy, dtype=dtype, m=3, n=50257, special=special)
+        m, n = SPLIT_STATIC
+        for variant in ["softmax"] + VARIANTS:
+            yield dict(name=f"row_split static {variant} {dtype} {m}x{n}", variant=variant,
+                       dtype=dtype, m=m, n=n, width=n, rows=m)
         for staged_dtype, n, strategy in STAGED_HAND_PLANS:
             if staged_dtype == dtype:
                 for m in (1, 37):
@@ -360,8 +394,11 @@ def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
     elif case.get("static"):
         text, shapes = static_program(case["dtype"], case["m"], case["n"]), []
     else:
-        text, shape_fn = program(case["variant"], case["dtype"], case.get("width"))
+        text, shape_fn = program(case["variant"], case["dtype"], case.get("width"),
+                                 case.get("rows"))
         shapes = shape_fn(case["m"], case["n"])
+        if case.get("rows"):
+            shapes = shapes[1:]  # a static input takes no --shape
     with open(src, "w") as f:
         f.write(text)
     cmd = [runner, src, "--check", f"--json={out}", "--seed=7"]
@@ -478,6 +515,15 @@ def memcheck_cases():
     for dtype, n, strategy in STAGED_HAND_PLANS:
         yield dict(name=f"hand row_staged {dtype} 5x{n} stride {n + 3}", hand=strategy,
                    dtype=dtype, m=5, n=n, stride=n + 3)
+    # row_split: the three launches (slots in the output, the block reductions), rows off the
+    # vector boundary, the fallback (5 columns), a static fused program.
+    for dtype, strategies in SPLIT_HAND_PLANS.items():
+        for n in (5, 5000):
+            yield dict(name=f"hand row_split {dtype} 3x{n} stride {n + 3} {strategies[0][-30:]}",
+                       hand=strategies[0], dtype=dtype, m=3, n=n, stride=n + 3)
+    for variant in ("attention", "padding_log", "bias"):
+        yield dict(name=f"row_split static {variant} bf16 2x300001", variant=variant,
+                   dtype="bf16", m=2, n=300001, width=300001, rows=2)
     # strided_axis: the vector and scalar kernels, the register and online paths, shuffles and
     # shared memory between the rows of a column.
     for dtype in ("f32", "bf16"):

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|wide|staged|staged-cluster|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -125,6 +125,31 @@ small_batch() {
   softmax_file_ softmax_dyn_bf16 "tensor<?x?xbf16>" "$b"
   for shape in 1x128256 8x131072 4x4194304; do
     case_ "small_bf16_$shape" "$b" --shape=$shape --no-check --bench --reps=200
+  done
+}
+
+# Few, wide rows split over many blocks (row_split, issue 12): each shape as a static program
+# (the selection's plan: row_split where one block a row would leave the GPU idle), as the
+# dynamic program (a row count unknown at compile time: one block or a cluster a row), and
+# with row_split written by hand, spans of 1, 2, 4 and 8 vectors a lane; each checked against
+# the reference and timed beside a copy of the same bytes (median of 200 calls).
+split() {
+  local dir=$work/split spec dtype shape t v c
+  mkdir -p "$dir"
+  for spec in f32:1x128256 f32:8x128256 f32:64x128256 f32:32x262144 f32:1x1048576 \
+              f32:8x1048576 bf16:1x128256 bf16:8x131072 bf16:1x1048576 bf16:4x4194304; do
+    dtype=${spec%%:*}; shape=${spec#*:}
+    t="tensor<${shape}x$dtype>"
+    softmax_file_ st "$t" "$dir/st_${dtype}_$shape.mlir"
+    case_ "split_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" --bench --reps=200
+    softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
+    case_ "split_dyn_${dtype}_$shape" "$dir/dyn_$dtype.mlir" --shape=$shape --bench --reps=200
+    [ "$dtype" = f32 ] && v=4 || v=8
+    for c in 1 2 4 8; do
+      printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = %s, chunks = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$v" "$c" "$t" "$t" "$t" > "$dir/hand_${dtype}_${shape}_$c.mlir"
+      case_ "split_c${c}_${dtype}_$shape" "$dir/hand_${dtype}_${shape}_$c.mlir" --bench --reps=200
+    done
   done
 }
 
@@ -491,7 +516,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, wide, staged, staged-cluster, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

@@ -41,6 +41,17 @@
 // CHECK-DAG: Compiling entry function 'fused_chunked_online_f16_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_chunked_online_bf16_0_chunked_online' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'fused_chunked_online_bf16_0_chunked_online' for 'sm_90'
+// Few wide rows split over blocks (row_split: partial, combine, normalize and the fallback).
+// CHECK-DAG: Compiling entry function 'plain_row_split_f32_0_row_split_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_split_f32_0_row_split_combine' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_split_f32_0_row_split_normalize' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_split_f32_0_row_split_fallback' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_split_f16_0_row_split_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_split_f16_0_row_split_normalize' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_split_bf16_0_row_split_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_row_split_bf16_0_row_split_normalize' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_split_bf16_0_row_split_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'fused_row_split_bf16_0_row_split_normalize' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -204,9 +215,9 @@ func.func @fused_row_cluster16_f32(%x: tensor<256x262144xf32>) -> tensor<256x262
   return %y : tensor<256x262144xbf16>
 }
 
-func.func @plain_chunked_online_f16(%x: tensor<64x1000000xf16>) -> tensor<64x1000000xf16> {
-  %p = softmax.softmax %x : tensor<64x1000000xf16>
-  return %p : tensor<64x1000000xf16>
+func.func @plain_chunked_online_f16(%x: tensor<256x1000000xf16>) -> tensor<256x1000000xf16> {
+  %p = softmax.softmax %x : tensor<256x1000000xf16>
+  return %p : tensor<256x1000000xf16>
 }
 
 func.func @fused_chunked_online_f16(%x: tensor<256x200000xf16>) -> tensor<256x200000xf16> {
@@ -218,9 +229,9 @@ func.func @fused_chunked_online_f16(%x: tensor<256x200000xf16>) -> tensor<256x20
   return %y : tensor<256x200000xf16>
 }
 
-func.func @plain_chunked_online_bf16(%x: tensor<64x1000000xbf16>) -> tensor<64x1000000xbf16> {
-  %p = softmax.softmax %x : tensor<64x1000000xbf16>
-  return %p : tensor<64x1000000xbf16>
+func.func @plain_chunked_online_bf16(%x: tensor<256x1000000xbf16>) -> tensor<256x1000000xbf16> {
+  %p = softmax.softmax %x : tensor<256x1000000xbf16>
+  return %p : tensor<256x1000000xbf16>
 }
 
 func.func @fused_chunked_online_bf16(%x: tensor<256x200000xbf16>) -> tensor<256x200000xbf16> {
@@ -230,4 +241,31 @@ func.func @fused_chunked_online_bf16(%x: tensor<256x200000xbf16>) -> tensor<256x
   %p = softmax.softmax %c : tensor<256x200000xf32>
   %y = softmax.cast %p : tensor<256x200000xf32> to tensor<256x200000xbf16>
   return %y : tensor<256x200000xbf16>
+}
+
+func.func @plain_row_split_f32(%x: tensor<8x1048576xf32>) -> tensor<8x1048576xf32> {
+  %p = softmax.log_softmax %x : tensor<8x1048576xf32>
+  return %p : tensor<8x1048576xf32>
+}
+
+func.func @fused_row_split_f16(%x: tensor<2x1000000xf16>) -> tensor<2x1000000xbf16> {
+  %w = softmax.cast %x : tensor<2x1000000xf16> to tensor<2x1000000xf32>
+  %s = softmax.scale %w by 0.125 : tensor<2x1000000xf32>
+  %c = softmax.mask %s, causal offset = 500000 : tensor<2x1000000xf32>
+  %p = softmax.softmax %c : tensor<2x1000000xf32>
+  %y = softmax.cast %p : tensor<2x1000000xf32> to tensor<2x1000000xbf16>
+  return %y : tensor<2x1000000xbf16>
+}
+
+func.func @plain_row_split_bf16(%x: tensor<4x4194304xbf16>) -> tensor<4x4194304xbf16> {
+  %p = softmax.softmax %x : tensor<4x4194304xbf16>
+  return %p : tensor<4x4194304xbf16>
+}
+
+func.func @fused_row_split_bf16(%x: tensor<16x524288xbf16>, %b: tensor<524288xf32>) -> tensor<16x524288xbf16> {
+  %w = softmax.cast %x : tensor<16x524288xbf16> to tensor<16x524288xf32>
+  %s = softmax.add_bias %w, %b : tensor<16x524288xf32>, tensor<524288xf32>
+  %p = softmax.softmax %s : tensor<16x524288xf32>
+  %y = softmax.cast %p : tensor<16x524288xf32> to tensor<16x524288xbf16>
+  return %y : tensor<16x524288xbf16>
 }

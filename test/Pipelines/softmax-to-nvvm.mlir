@@ -71,7 +71,8 @@
 // CHECK: ld.shared.v4.b32
 // CHECK: st.global.v4.b32
 
-// Rows wider than 16 blocks hold: the chunked online plan loops.
+// Rows wider than 16 blocks hold, enough of them to fill the GPU a block a row (fewer are
+// split over blocks: row_split): the chunked online plan loops.
 // CHECK-LABEL: .entry wide_0_chunked_online(
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
@@ -122,7 +123,7 @@ func.func @in_shared(%x: tensor<64x40000xf32>) -> tensor<64x40000xf32> {
   return %p : tensor<64x40000xf32>
 }
 
-func.func @wide(%x: tensor<8x300000xf32>) -> tensor<8x300000xf32> {
-  %p = softmax.log_softmax %x : tensor<8x300000xf32>
-  return %p : tensor<8x300000xf32>
+func.func @wide(%x: tensor<256x300000xf32>) -> tensor<256x300000xf32> {
+  %p = softmax.log_softmax %x : tensor<256x300000xf32>
+  return %p : tensor<256x300000xf32>
 }

@@ -310,19 +310,23 @@ static void emit(const char *format, ...) {
  * launch: cuLaunchKernelEx; above 8 blocks a non-portable size the API opts each kernel into;
  * a plain 16-bit softmax is staged in shared memory on one block up to 115704 columns, and
  * beyond a portable cluster of 8 (131072) over a cluster of up to 16 blocks up to 923512
- * (row_staged)), chunked_online above:
+ * (row_staged)), chunked_online above, or, for fewer rows than multiprocessors, each row split
+ * over blocks (row_split: whose fallback, the chunked_online kernel, the null pointers here
+ * take: `row_split_fallback`):
  * docs/strategies.md) and row counts that are not
  * multiples of the rows a block takes. */
 static const struct {
   int64_t rows, width;
   const char *plan, *plan16; /* the plan for f32, and for bf16 and f16 */
+  const char *dynamicPlan;    /* a dynamic row count's (not split), where it differs: f32, 16-bit */
+  const char *dynamicPlan16;
 } kShapes[] = {
     {333, 32, "multi_row", "multi_row"},      {257, 100, "multi_row", "multi_row"},
     {64, 1000, "row_registers", "row_registers"},
     {37, 4096, "row_registers", "row_registers"},
     {33, 40000, "row_cluster", "row_staged"}, {17, 70000, "row_cluster", "row_staged"},
     {17, 130000, "row_cluster", "row_cluster"},
-    {17, 300000, "chunked_online", "row_staged"},
+    {17, 300000, "row_split", "row_staged", "chunked_online", 0},
 };
 enum { kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]) };
 
@@ -386,8 +390,10 @@ static void buildCases(void) {
          function, ty, ty, ty, ty);
     for (int s = 0; s < kNumShapes; ++s) {
       int64_t shape[2] = {kShapes[s].rows, kShapes[s].width};
-      addCase(function, dynTypes[t], PLAIN, 2, shape,
-              dynTypes[t] == F32 ? kShapes[s].plan : kShapes[s].plan16);
+      const char *plan = dynTypes[t] == F32 ? kShapes[s].plan : kShapes[s].plan16;
+      const char *dynamicPlan =
+          dynTypes[t] == F32 ? kShapes[s].dynamicPlan : kShapes[s].dynamicPlan16;
+      addCase(function, dynTypes[t], PLAIN, 2, shape, dynamicPlan ? dynamicPlan : plan);
     }
     int64_t wide[2] = {3, 1000003};
     addCase(function, dynTypes[t], PLAIN, 2, wide, "chunked_online");

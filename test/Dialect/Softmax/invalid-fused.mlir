@@ -98,7 +98,7 @@ func.func @register_plan_too_narrow(%x: tensor<4x40000xf32>) -> tensor<4x40000xf
 // -----
 
 func.func @dynamic_without_fallback(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
-  // expected-error @+1 {{'softmax.fused' op a dynamic row width needs a final chunked_online entry in 'strategies' (any width), got [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]}}
+  // expected-error @+1 {{'softmax.fused' op a dynamic row width needs a final chunked_online or row_split entry in 'strategies' (any width), got [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]}}
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 4, vector = 4, chunks = 1>]} : tensor<4x?xf32> -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
@@ -305,4 +305,30 @@ func.func @staged_cluster_too_wide(%x: tensor<4x231417xbf16>) -> tensor<4x231417
   // expected-error @+1 {{holds rows of at most 231416 elements in shared memory, but the row has 231417}}
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>]} : tensor<4x231417xbf16> -> tensor<4x231417xbf16>
   return %0 : tensor<4x231417xbf16>
+}
+
+// -----
+
+// row_split hands each block's (max, sum) on through the output row: two f32 words in the
+// first vector of the block's span.
+func.func @split_vector_too_narrow(%x: tensor<2x100000xbf16>) -> tensor<2x100000xbf16> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 2, chunks = 4>): row_split passes each block's (max, sum) through the first vector of its span in the output, which needs 8 bytes: vector * 2 output bytes = 4}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 2, chunks = 4>]} : tensor<2x100000xbf16> -> tensor<2x100000xbf16>
+  return %0 : tensor<2x100000xbf16>
+}
+
+// -----
+
+func.func @split_rows(%x: tensor<2x100000xf32>) -> tensor<2x100000xf32> {
+  // expected-error @+1 {{row_split gives each block a span of one row: rows must be 1, got 2}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 128, rows = 2, vector = 4, chunks = 4>]} : tensor<2x100000xf32> -> tensor<2x100000xf32>
+  return %0 : tensor<2x100000xf32>
+}
+
+// -----
+
+func.func @split_without_normalization(%x: tensor<2x100000xf32>) -> tensor<2x100000xf32> {
+  // expected-error @+1 {{row_split merges the max and sum of a row's blocks; this op has no normalization (use chunked_online)}}
+  %0 = softmax.fused none %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 4>]} : tensor<2x100000xf32> -> tensor<2x100000xf32>
+  return %0 : tensor<2x100000xf32>
 }

@@ -48,12 +48,13 @@ func.func @n262144_f32(%x: tensor<64x262144xf32>) -> tensor<64x262144xf32> {
 
 // -----
 
-// One column more than 16 blocks hold: the chunked plan (row_shared's 57856 are fewer).
+// One column more than 16 blocks hold: the chunked plan (row_shared's 57856 are fewer), with
+// enough rows to fill the GPU a block a row (fewer are split over blocks: row_split).
 // SM90-LABEL: func.func @n262145_f32(
 // SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
-func.func @n262145_f32(%x: tensor<64x262145xf32>) -> tensor<64x262145xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x262145xf32> -> tensor<64x262145xf32>
-  return %0 : tensor<64x262145xf32>
+func.func @n262145_f32(%x: tensor<256x262145xf32>) -> tensor<256x262145xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x262145xf32> -> tensor<256x262145xf32>
+  return %0 : tensor<256x262145xf32>
 }
 
 // -----
@@ -64,7 +65,7 @@ func.func @n262145_f32(%x: tensor<64x262145xf32>) -> tensor<64x262145xf32> {
 // SM90-LABEL: func.func @n50257_bf16(
 // SM90: strategies = [#softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>]
 // SM80-LABEL: func.func @n50257_bf16(
-// SM80: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM80: strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 2>]
 func.func @n50257_bf16(%x: tensor<64x50257xbf16>) -> tensor<64x50257xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<64x50257xbf16> -> tensor<64x50257xbf16>
   return %0 : tensor<64x50257xbf16>
@@ -124,7 +125,7 @@ func.func @dynamic_bf16(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
 // SM90-LABEL: func.func @few_rows_bf16(
 // SM90: strategies = [#softmax.strategy<row_cluster, lanes = 512, rows = 1, vector = 8, chunks = 4, cluster = 8>]
 // SM80-LABEL: func.func @few_rows_bf16(
-// SM80: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM80: strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>]
 func.func @few_rows_bf16(%x: tensor<8x128256xbf16>) -> tensor<8x128256xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<8x128256xbf16> -> tensor<8x128256xbf16>
   return %0 : tensor<8x128256xbf16>

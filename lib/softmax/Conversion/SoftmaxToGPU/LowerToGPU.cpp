@@ -140,12 +140,17 @@ private:
   /// The kernels of one plan: the general one, and the fast one where the plan has it.
   struct PlanKernels {
     gpu::GPUFuncOp general, fast, full;
+    /// row_split: its Partial, Combine and Normalize kernels (general is its fallback).
+    SmallVector<gpu::GPUFuncOp, 3> split;
   };
   /// Launches `kernels`: its fast (and full) kernels behind their host tests, else its
   /// general one, built as `variant`.
   void launch(FusedOp op, StrategyAttr plan, PlanKernels kernels,
               ArrayRef<Value> kernelOperands, Value rowCount, Value width,
               RowKernelVariant variant = RowKernelVariant::General);
+  /// Launches a row_split plan's three kernels where they apply, else its fallback.
+  void launchSplit(FusedOp op, StrategyAttr plan, PlanKernels kernels,
+                   ArrayRef<Value> kernelOperands, Value rowCount, Value width);
   /// Launches the fast kernel of `kernels`, or its full one where the width is the span; the
   /// caller has tested that the fast variant applies.
   void launchFast(FusedOp op, StrategyAttr plan, PlanKernels kernels,
@@ -201,6 +206,8 @@ LogicalResult FunctionLowering::checkSupported() {
 void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
                               ArrayRef<Value> kernelOperands, Value rowCount, Value width,
                               RowKernelVariant variant) {
+  if (plan.getPlan() == KernelPlan::row_split)
+    return launchSplit(op, plan, planKernels, kernelOperands, rowCount, width);
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard insertionGuard(builder);
   gpu::GPUFuncOp kernel = planKernels.general;
@@ -261,6 +268,28 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
   launchKernel();
 }
 
+void FunctionLowering::launchSplit(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
+                                   ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard insertionGuard(builder);
+  // if (the split kernels apply) partial; combine; normalize else fallback (RowKernel.h).
+  Value applies = buildRowSplitCondition(builder, op, plan, kernelOperands, rowCount, width);
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, applies, /*withElseRegion=*/true);
+  builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value spread = arith::MulIOp::create(builder, loc, rowCount,
+                                       buildRowSplitBlocks(builder, loc, plan, width));
+  gpu::KernelDim3 threads{arith::ConstantIndexOp::create(builder, loc, plan.getLanes()), one, one};
+  // Launches on one stream run in order: each phase sees the last one's words.
+  Value grids[] = {spread, rowCount, spread};
+  for (auto [kernel, blocks] : llvm::zip_equal(planKernels.split, grids))
+    gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,
+                              /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+  builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  launch(op, getRowSplitFallback(plan), {planKernels.general, {}, {}, {}}, kernelOperands,
+         rowCount, width);
+}
+
 void FunctionLowering::launchFast(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
                                   ArrayRef<Value> kernelOperands, Value rowCount, Value width) {
   OpBuilder::InsertionGuard insertionGuard(builder);
@@ -271,11 +300,11 @@ void FunctionLowering::launchFast(FusedOp op, StrategyAttr plan, PlanKernels pla
     Value isSpan = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, width, span);
     auto full = scf::IfOp::create(builder, loc, TypeRange{}, isSpan, /*withElseRegion=*/true);
     builder.setInsertionPoint(full.getThenRegion().front().getTerminator());
-    launch(op, plan, {planKernels.full, {}, {}}, kernelOperands, rowCount, width,
+    launch(op, plan, {planKernels.full, {}, {}, {}}, kernelOperands, rowCount, width,
            RowKernelVariant::Full);
     builder.setInsertionPoint(full.getElseRegion().front().getTerminator());
   }
-  launch(op, plan, {planKernels.fast, {}, {}}, kernelOperands, rowCount, width,
+  launch(op, plan, {planKernels.fast, {}, {}, {}}, kernelOperands, rowCount, width,
          RowKernelVariant::Fast);
 }
 
@@ -330,6 +359,18 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     if (plans.size() > 1)
       name += "_" + std::to_string(i);
     PlanKernels planKernels;
+    if (plan.getPlan() == KernelPlan::row_split) {
+      for (auto [phase, suffix] : {std::pair{RowSplitPhase::Partial, "_partial"},
+                                   std::pair{RowSplitPhase::Combine, "_combine"},
+                                   std::pair{RowSplitPhase::Normalize, "_normalize"}})
+        planKernels.split.push_back(buildRowSplitKernel(
+            builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase));
+      planKernels.general =
+          buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,
+                         getRowSplitFallback(plan), RowKernelVariant::General);
+      kernelFuncs.push_back(planKernels);
+      continue;
+    }
     if (hasFastVariant(op, plan)) {
       planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
                                         plan, RowKernelVariant::Fast);

@@ -170,10 +170,15 @@ public:
         knownWidth(op.getRowWidth()), packedValues(holdsPackedRowValues(op, plan)) {}
 
   void emit(RowKernelVariant variant);
+  /// row_split: emits the kernel of `phase` (RowKernel.h).
+  void emitSplit(RowSplitPhase phase);
   /// Whether the fast variant can apply (see hasFastVariant).
   bool fastVariantPossible();
   /// Host code: vectorsApply() and fastApplies() over the kernel's operands.
   Value fastCondition(ValueRange kernelOperands);
+  /// Host code: whether the row_split kernels apply to the kernel's operands (RowKernel.h,
+  /// buildRowSplitCondition).
+  Value splitCondition(ValueRange kernelOperands, Value rowCount, Value width);
 
 private:
   // The helpers of `it` (the others are KernelEmitterBase's). Row and column arithmetic is
@@ -193,6 +198,8 @@ private:
   Value minsi(Value l, Value r) { return arith::MinSIOp::create(b, loc, l, r); }
   Value maxsi(Value l, Value r) { return arith::MaxSIOp::create(b, loc, l, r); }
 
+  /// Binds the kernel's arguments (in, out, side operands, leading sizes, workgroup buffers).
+  void bindArguments();
   // The kernel context (per thread), then the row context (per row a thread works on).
   void emitKernelContext();
   /// Makes `rowValue` the row that loads, the prologue and stores refer to; `active` (may be
@@ -310,10 +317,28 @@ private:
   /// The register plans: each row group's loads issued while the previous group is computed.
   void emitPipelinedRegisterPlan();
   /// Spans of `lanes * vector * chunks` columns with a running max and sum, then a second pass;
-  /// `shared` keeps the row in dynamic shared memory between the passes.
+  /// `shared` keeps the row in dynamic shared memory between the passes. In a row_split kernel
+  /// (splitPhase) the block takes the one span `splitBlock` of its row (and the row's edge
+  /// columns when it is the first): the Partial phase stops after the first pass, handing its
+  /// (max, sum) on, the Normalize phase reads the row's instead and runs the second.
   void emitChunkedPlan(bool shared);
+  /// Spans of the vector columns [head, end) of this thread's row (`it`).
+  Value spanCount(Value end);
+  /// row_split: the first column of block `block`'s span, where its (max, sum) travel: two
+  /// f32 words in the first vector of the span in the output row (the op's verifier checks
+  /// that a vector holds 8 bytes of the output).
+  Value splitSlotColumn(Value block) { return add(layout.head, mul(block, index(plan.getSpan()))); }
+  /// row_split: a pointer to `column` of this thread's output row (splitSlotColumn's words).
+  Value splitSlotPointer(Value column);
+  void storeSplitSlot(Value column, Value max, Value sum);
+  std::pair<Value, Value> loadSplitSlot(Value column);
+  /// row_split's Combine phase: one block a row merges the (max, sum) of its blocks and writes
+  /// the row's into every block's slot.
+  void emitSplitCombine();
 
   int64_t clusterBlocks; ///< blocks a row is spread over (row_cluster), else 1
+  std::optional<RowSplitPhase> splitPhase; ///< row_split: the kernel's phase
+  Value splitBlock; ///< row_split (Partial, Normalize): this block's span of its row (`it`)
   int64_t rank;
   Type it;              ///< the type of row and column arithmetic (i32 or index)
   /// The row width the kernel is built for: the op's (static or dynamic), or the plan's span
@@ -1210,19 +1235,28 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
 
   Value spanValue = elastic ? mul(laneCount, index(vector * layout.chunks))
                             : index(lanes * vector * layout.chunks);
-  // Spans of the vector columns [head, end).
-  auto spans = [&](Value end) {
-    Value main = maxsi(arith::SubIOp::create(b, loc, end, layout.head), index(0));
-    return arith::CeilDivUIOp::create(b, loc, main, spanValue);
+  auto spans = [&](Value end) { return spanCount(end); };
+  // The spans of [head, end) this block takes: all of them, or a row_split block's own.
+  auto spanRange = [&](Value end) -> std::pair<Value, Value> {
+    Value count = spans(end);
+    if (!splitBlock)
+      return {index(0), count};
+    return {minsi(splitBlock, count), minsi(add(splitBlock, index(1)), count)};
   };
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
+  if (splitBlock) {
+    // A row's edge columns are its first block's.
+    Value first = cmpi(arith::CmpIPredicate::eq, splitBlock, index(0));
+    for (auto &edge : edges)
+      edge.second = andi(edge.second, first);
+  }
   SmallVector<Value> edgeValues;
   for (auto [column, valid] : edges)
     edgeValues.push_back(loadScalar(column, valid));
 
   Normalization normalization = op.getNormalization();
   NormalizationStats stats;
-  if (normalization != Normalization::none) {
+  if (normalization != Normalization::none && splitPhase != RowSplitPhase::Normalize) {
     // Pass 1: a running max and sum over the spans that hold readable columns, starting from
     // the edge columns (max over them, sum of exp(e - max): 0 for -inf, NaN for NaN).
     Value max0 = negInf(), sum0 = f32Const(0.0);
@@ -1230,8 +1264,8 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
       max0 = combine(max0, e, /*isMax=*/true);
     for (Value e : edgeValues)
       sum0 = combine(sum0, emitExpShifted(b, loc, e, safeMax(max0)), /*isMax=*/false);
-    auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.loadEnd), index(1),
-                                   ValueRange{max0, sum0});
+    auto [first, last] = spanRange(layout.loadEnd);
+    auto loop = scf::ForOp::create(b, loc, first, last, index(1), ValueRange{max0, sum0});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -1255,8 +1289,32 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
       Value newSum = combineAll(terms, /*isMax=*/false);
       scf::YieldOp::create(b, loc, ValueRange{newMax, newSum});
     }
-    auto [max, sum] = reduceMaxSum(loop.getResult(0), loop.getResult(1));
+    Value max, sum;
+    std::tie(max, sum) = reduceMaxSum(loop.getResult(0), loop.getResult(1));
+    if (splitPhase == RowSplitPhase::Partial) {
+      // Thread 0 hands the block's (max, sum) on through the first vector of its span, which
+      // the row's Combine block reads and overwrites, then this block's Normalize twin.
+      Value owns = cmpi(arith::CmpIPredicate::slt, splitBlock, spans(layout.mainEnd));
+      ifThen(andi(owns, cmpi(arith::CmpIPredicate::eq, lane, index(0))),
+             [&] { storeSplitSlot(splitSlotColumn(splitBlock), max, sum); });
+      return;
+    }
     stats = emitNormalizationStats(b, loc, op, max, sum);
+  } else if (splitPhase == RowSplitPhase::Normalize) {
+    // The row's (max, sum), which the Combine phase left in this block's slot. A block past
+    // the row's spans (a row one span shorter than the widest, its head taking columns) has
+    // nothing to write.
+    Value owns = cmpi(arith::CmpIPredicate::slt, splitBlock, spans(layout.mainEnd));
+    SmallVector<Value> rowStats = ifElseValues(
+        owns, TypeRange{f32, f32},
+        [&] {
+          auto [max, sum] = loadSplitSlot(splitSlotColumn(splitBlock));
+          return SmallVector<Value>{max, sum};
+        },
+        [&] { return SmallVector<Value>{negInf(), f32Const(0.0)}; });
+    // Every thread has read them before any overwrites the words they are in.
+    gpu::BarrierOp::create(b, loc); // the slot's words read
+    stats = emitNormalizationStats(b, loc, op, rowStats[0], rowStats[1]);
   }
   // Pass 2: every column of the row, normalised and stored.
   for (auto [edge, value] : llvm::zip(edges, edgeValues))
@@ -1264,7 +1322,8 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
                 normalization != Normalization::none
                     ? emitNormalize(b, loc, op, value, Value(), stats)
                     : value);
-  auto loop = scf::ForOp::create(b, loc, index(0), spans(layout.mainEnd), index(1));
+  auto [first, last] = spanRange(layout.mainEnd);
+  auto loop = scf::ForOp::create(b, loc, first, last, index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value base = mul(loop.getInductionVar(), spanValue);
@@ -1280,10 +1339,9 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
   }
 }
 
-void KernelEmitter::emit(RowKernelVariant variant) {
+void KernelEmitter::bindArguments() {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
-  elastic = hasElasticLanes(op, plan, variant);
   unsigned numSide = op.getSideOperands().size();
   in = entry.getArgument(0);
   out = entry.getArgument(1);
@@ -1303,6 +1361,124 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   }
   if (!buffers.empty())
     smem = buffers.front();
+}
+
+Value KernelEmitter::spanCount(Value end) {
+  Value spanValue = elastic ? mul(laneCount, index(layout.vector * layout.chunks))
+                            : index(lanes * layout.vector * layout.chunks);
+  Value main = maxsi(arith::SubIOp::create(b, loc, end, layout.head), index(0));
+  return arith::CeilDivUIOp::create(b, loc, main, spanValue);
+}
+
+Value KernelEmitter::splitSlotPointer(Value column) {
+  // A generic pointer to the output element at `column` of this thread's row: the slot's two
+  // f32 words are read and written as such whatever the output's element type (the column is
+  // on a vector boundary, so 8-byte aligned).
+  int64_t bytes = op.getResult().getType().getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, out);
+  Value element = add(meta.getOffset(), add(mul(wide(row), meta.getStrides()[0]), wide(column)));
+  Value address = add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, out),
+                      mul(element, idx(bytes)));
+  Value integer = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), integer);
+}
+
+void KernelEmitter::storeSplitSlot(Value column, Value max, Value sum) {
+  Value pointer = splitSlotPointer(column);
+  Value second = LLVM::GEPOp::create(b, loc, pointer.getType(), f32, pointer,
+                                     ArrayRef<LLVM::GEPArg>{1});
+  LLVM::StoreOp::create(b, loc, max, pointer, /*alignment=*/8);
+  LLVM::StoreOp::create(b, loc, sum, second, /*alignment=*/4);
+}
+
+std::pair<Value, Value> KernelEmitter::loadSplitSlot(Value column) {
+  Value pointer = splitSlotPointer(column);
+  Value second = LLVM::GEPOp::create(b, loc, pointer.getType(), f32, pointer,
+                                     ArrayRef<LLVM::GEPArg>{1});
+  return {LLVM::LoadOp::create(b, loc, f32, pointer, /*alignment=*/8),
+          LLVM::LoadOp::create(b, loc, f32, second, /*alignment=*/4)};
+}
+
+void KernelEmitter::emitSplitCombine() {
+  // Lane l merges the slots l, l + lanes, ... of the row's spans; the block reduces them and
+  // the same lanes write the row's (max, sum) back into the same slots.
+  Value count = spanCount(layout.mainEnd);
+  auto loop = scf::ForOp::create(b, loc, lane, count, index(lanes),
+                                 ValueRange{negInf(), f32Const(0.0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    auto [max, sum] = loadSplitSlot(splitSlotColumn(loop.getInductionVar()));
+    auto [newMax, newSum] =
+        mergeMaxSum(loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1], max, sum);
+    scf::YieldOp::create(b, loc, ValueRange{newMax, newSum});
+  }
+  Value max, sum;
+  std::tie(max, sum) = reduceMaxSum(loop.getResult(0), loop.getResult(1));
+  auto store = scf::ForOp::create(b, loc, lane, count, index(lanes));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(store.getBody());
+  storeSplitSlot(splitSlotColumn(store.getInductionVar()), max, sum);
+}
+
+void KernelEmitter::emitSplit(RowSplitPhase phase) {
+  bindArguments();
+  splitPhase = phase;
+  // The host launches the split kernels only where the sizes fit i32 and the input and output
+  // rows are misaligned alike (splitCondition): vectors with edge columns, 32-bit arithmetic.
+  it = b.getI32Type();
+  aligned = false;
+  layout.vector = vector;
+  layout.chunks = chunks;
+  emitKernelContext();
+  Value block = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  if (phase == RowSplitPhase::Combine) {
+    setRow(block);
+    emitSplitCombine();
+  } else {
+    // Blocks [r * G, (r + 1) * G) take row r, G = ceil(width / span) (buildRowSplitBlocks).
+    Value blocksPerRow = arith::CeilDivUIOp::create(b, loc, width, index(plan.getSpan()));
+    splitBlock = arith::RemUIOp::create(b, loc, block, blocksPerRow);
+    setRow(arith::DivUIOp::create(b, loc, block, blocksPerRow));
+    emitChunkedPlan(/*shared=*/false);
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+Value KernelEmitter::splitCondition(ValueRange kernelOperands, Value rowCount, Value width) {
+  in = kernelOperands[0];
+  out = kernelOperands[1];
+  for (Value operand : kernelOperands.slice(2, op.getSideOperands().size()))
+    side.push_back(operand);
+  it = b.getIndexType();
+  Value ok = andi(vectorsApply(), sizesFitI32());
+  // Every row holds a whole span past its head, so every block that has a span has its slot
+  // (a narrower row is one block's: the chunked_online kernel).
+  ok = andi(ok, cmpi(arith::CmpIPredicate::uge, width, idx(plan.getSpan() + vector)));
+  // The grid (rows * blocks a row) fits gridDim.x and the kernels' i32 block arithmetic.
+  Value blocks = arith::CeilDivUIOp::create(b, loc, width, idx(plan.getSpan()));
+  ok = andi(ok, cmpi(arith::CmpIPredicate::ule, mul(rowCount, blocks), idx(INT32_MAX)));
+  // The partial results travel through the output: an output that overlaps the input (an
+  // in-place softmax) would lose the input's values there.
+  auto extent = [&](Value memref, Type elementType) -> std::pair<Value, Value> {
+    int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value begin = add(pointer, mul(meta.getOffset(), idx(bytes)));
+    Value last = add(mul(arith::SubIOp::create(b, loc, rowCount, idx(1)), meta.getStrides()[0]),
+                     width);
+    return {begin, add(begin, mul(last, idx(bytes)))};
+  };
+  auto [inBegin, inEnd] = extent(in, op.getInput().getType().getElementType());
+  auto [outBegin, outEnd] = extent(out, op.getResult().getType().getElementType());
+  Value disjoint = arith::OrIOp::create(b, loc, cmpi(arith::CmpIPredicate::ule, inEnd, outBegin),
+                                        cmpi(arith::CmpIPredicate::ule, outEnd, inBegin));
+  return andi(ok, disjoint);
+}
+
+void KernelEmitter::emit(RowKernelVariant variant) {
+  elastic = hasElasticLanes(op, plan, variant);
+  bindArguments();
 
   // Each variant below computes its context in its own arithmetic type.
   auto enter = [&](Type arithmetic, bool alignedRows) {
@@ -1472,6 +1648,8 @@ bool mlir::softmax::holdsPackedRowValues(FusedOp op, StrategyAttr plan) {
 
 bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   if (plan.getPlan() == KernelPlan::row_staged) // one kernel, any alignment (RowStagedKernel.h)
+    return false;
+  if (plan.getPlan() == KernelPlan::row_split) // its own kernels and fallback (RowKernel.h)
     return false;
   OpBuilder builder(op.getContext());
   return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
@@ -1759,5 +1937,50 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
 
   KernelEmitter(builder, op, plan, func).emit(variant);
+  return func;
+}
+
+StrategyAttr mlir::softmax::getRowSplitFallback(StrategyAttr plan) {
+  return StrategyAttr::get(plan.getContext(), KernelPlan::chunked_online, plan.getLanes(), 1,
+                           plan.getVector(), plan.getChunks());
+}
+
+Value mlir::softmax::buildRowSplitBlocks(OpBuilder &builder, Location loc, StrategyAttr plan,
+                                         Value width) {
+  return arith::CeilDivUIOp::create(builder, loc, width,
+                                    arith::ConstantIndexOp::create(builder, loc, plan.getSpan()));
+}
+
+Value mlir::softmax::buildRowSplitCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
+                                            ValueRange kernelOperands, Value rowCount,
+                                            Value width) {
+  return KernelEmitter(builder, op, plan, nullptr).splitCondition(kernelOperands, rowCount, width);
+}
+
+gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                                                  StringRef name, FusedOp op, StrategyAttr plan,
+                                                  RowSplitPhase phase) {
+  assert(plan.getPlan() == KernelPlan::row_split && "not a row_split plan");
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  MLIRContext *context = builder.getContext();
+  auto type = FunctionType::get(context, getRowKernelParameterTypes(op), {});
+  // The cross-warp slots of the block's (max, sum) reduction.
+  SmallVector<Type> workgroup;
+  auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  if (plan.getLanes() > 32 && phase != RowSplitPhase::Normalize)
+    workgroup.push_back(MemRefType::get({2 * plan.getLanes() / 32}, builder.getF32Type(),
+                                        MemRefLayoutAttrInterface(), space));
+  auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(plan.getLanes()), 1, 1}));
+  // A span a block, as a chunked_online kernel's: its budget.
+  func->setAttr("nvvm.maxnreg",
+                builder.getI32IntegerAttr(static_cast<int32_t>(getRowKernelRegisters(
+                    op, getRowSplitFallback(plan), RowKernelVariant::General))));
+  for (unsigned i = 0; i < workgroup.size(); ++i)
+    func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
+  KernelEmitter(builder, op, plan, func).emitSplit(phase);
   return func;
 }

@@ -120,6 +120,40 @@ Value buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr pla
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
                               FusedOp op, StrategyAttr plan, RowKernelVariant variant);
 
+/// The kernels of a row_split plan, in launch order. Rows are split into spans of
+/// `lanes * vector * chunks` columns past the row's head, one block each:
+///  - Partial (rows * G blocks, G = ceil(width / span)): each block's (max, sum) of its span
+///    (and of the row's edge columns, in the first block), written as two f32 words into the
+///    first vector of its span in the output row;
+///  - Combine (one block a row): the row's (max, sum) from its blocks', written back into every
+///    block's words;
+///  - Normalize (rows * G blocks): each block reads the row's (max, sum) from its words, then
+///    normalises its span, reading it again (from L2 where the rows are few), and writes it
+///    over them.
+/// The output is the only workspace, so a launch needs no allocation, and concurrent launches
+/// on other streams (or in CUDA graphs) share nothing.
+enum class RowSplitPhase { Partial, Combine, Normalize };
+
+/// Builds `gpu.func @name` in `module` computing `phase` of `op` with the row_split `plan`.
+gpu::GPUFuncOp buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
+                                   FusedOp op, StrategyAttr plan, RowSplitPhase phase);
+
+/// Host code: the blocks a row_split launch gives each row of `width` (index) columns,
+/// ceil(width / span).
+Value buildRowSplitBlocks(OpBuilder &builder, Location loc, StrategyAttr plan, Value width);
+
+/// Host code: whether the row_split kernels take a launch of `op` on `kernelOperands` with
+/// `rowCount` rows of `width` columns: the input and output rows misaligned alike (vectors
+/// with edge columns), sizes below 2^30 and the grid within 2^31 - 1, every row a whole span
+/// past its head, and the input and output disjoint. Otherwise the host launches the plan's
+/// fallback (getRowSplitFallback), which takes any operands.
+Value buildRowSplitCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
+                             ValueRange kernelOperands, Value rowCount, Value width);
+
+/// The chunked_online plan of a row_split plan's lanes, vector and chunks: its one-block-a-row
+/// kernel takes the launches the split kernels do not (buildRowSplitCondition).
+StrategyAttr getRowSplitFallback(StrategyAttr plan);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_ROWKERNEL_H

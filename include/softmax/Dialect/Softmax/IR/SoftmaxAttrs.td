@@ -38,7 +38,8 @@ def Softmax_KernelPlan : I32EnumAttr<"KernelPlan", "how a fused softmax maps row
     I32EnumAttrCase<"row_shared", 3>,
     I32EnumAttrCase<"row_cluster", 4>,
     I32EnumAttrCase<"strided_axis", 5>,
-    I32EnumAttrCase<"row_staged", 6>
+    I32EnumAttrCase<"row_staged", 6>,
+    I32EnumAttrCase<"row_split", 7>
   ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -67,7 +68,13 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `cluster` above 1 a row is staged across up to `cluster` blocks of a thread-block cluster,
       a slice each, whose (max, sum) combine through distributed shared memory; rows of up to
       (14464 * `cluster` - 1) * `vector` elements; `vector` is 16 bytes of the input type and
-      `chunks` 1; sm_90).
+      `chunks` 1; sm_90), or `row_split` (for few rows: each row split over
+      ceil(width / (`lanes * vector * chunks`)) blocks, one span each, in three launches: every
+      block's (max, sum) of its span, one block a row merging them, every block normalising
+      its span again (the second read mostly from L2); the partial results travel through the
+      output row itself, in the first words of each block's span, so no workspace is needed;
+      any width; rows whose input and output overlap, or are misaligned differently, take the
+      chunked_online kernel of the same parameters).
     - `lanes`: threads that share one row: a power of two up to a warp (32), whole warps
       beyond (a multiple of 32, at most 1024; `strided_axis`: a power of two).
     - `rows`: rows per thread block (at most 1024); a block has `lanes * rows` threads, a
@@ -117,7 +124,8 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
     bool holdsWholeRow() const {
-      return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis;
+      return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis &&
+             getPlan() != KernelPlan::row_split;
     }
     /// Whether the plan keeps its values in registers between the reductions and the store.
     bool isRegisterPlan() const {
@@ -126,7 +134,7 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     }
     /// The widest row the plan handles: its span for the register plans (times the cluster's
     /// blocks for row_cluster), the shared-memory capacity for row_shared, anything for
-    /// chunked_online and strided_axis.
+    /// chunked_online, row_split and strided_axis.
     int64_t getMaxWidth() const;
     /// Shared memory a row_shared block may take for its row: the 227 KB that sm_90 gives a
     /// block, less 1 KB for the reductions. Rows are held as f32.

@@ -114,6 +114,12 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "row_staged stages a row across 1 to " << kMaxClusterBlocks
                          << " blocks: cluster must be in that range, got " << cluster;
     [[fallthrough]];
+  case KernelPlan::row_split:
+    // A block a span of one row (the partial results of a row's blocks are merged by one block).
+    if (plan == KernelPlan::row_split && rows != 1)
+      return emitError() << "row_split gives each block a span of one row: rows must be 1, got "
+                         << rows;
+    [[fallthrough]];
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:
     if (lanes < 32)
@@ -156,6 +162,7 @@ int64_t StrategyAttr::getMaxWidth() const {
     // off a word boundary, over `cluster` blocks.
     return (kSharedRowBytes / 16 * getCluster() - 1) * getVector();
   case KernelPlan::chunked_online:
+  case KernelPlan::row_split:
   case KernelPlan::strided_axis:
     return std::numeric_limits<int64_t>::max();
   }

@@ -493,6 +493,22 @@ LogicalResult FusedOp::verifyStrategies() {
                              << "): row_staged takes a softmax or log_softmax without a "
                                 "prologue whose result has the input's element type";
     }
+    if (entry.getPlan() == KernelPlan::row_split) {
+      // The blocks of a row hand their (max, sum) on through the first vector of their span in
+      // the output row: two f32 words (RowKernel.cpp, emitRowSplitKernel).
+      int64_t outputBits = getResult().getType().getElementTypeBitWidth();
+      if (getNormalization() == Normalization::none)
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << "): row_split merges the max and sum of a row's blocks; this op "
+                                "has no normalization (use chunked_online)";
+      if (entry.getVector() * outputBits < 64)
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << "): row_split passes each block's (max, sum) through the first "
+                                "vector of its span in the output, which needs 8 bytes: vector "
+                                "* "
+                             << outputBits / 8 << " output bytes = "
+                             << entry.getVector() * outputBits / 8;
+    }
     if (lastAxis && entry.getPlan() == KernelPlan::strided_axis)
       return emitOpError() << "'strategies' entry " << i << " (" << entry
                            << "): strided_axis is for a softmax over a non-last axis; this one is "
@@ -515,10 +531,10 @@ LogicalResult FusedOp::verifyStrategies() {
                               "kernel and would never run; put it last among them";
   }
   if (ShapedType::isDynamic(width)) {
-    if (cast<StrategyAttr>(strategies[strategies.size() - 1]).getPlan() !=
-        KernelPlan::chunked_online)
-      return emitOpError("a dynamic row width needs a final chunked_online entry in "
-                         "'strategies' (any width), got ")
+    KernelPlan last = cast<StrategyAttr>(strategies[strategies.size() - 1]).getPlan();
+    if (last != KernelPlan::chunked_online && last != KernelPlan::row_split)
+      return emitOpError("a dynamic row width needs a final chunked_online or row_split entry "
+                         "in 'strategies' (any width), got ")
              << strategies;
     return success();
   }

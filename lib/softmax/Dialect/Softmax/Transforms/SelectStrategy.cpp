@@ -82,6 +82,8 @@ constexpr int64_t kWidestRegisterRow = 16384;
 /// Rows known statically to be this few spread over clusters whatever their type: every
 /// cluster runs at once, and spreading the row wins on latency (Planner::clusterPlan).
 constexpr int64_t kFewRows = 16;
+/// Blocks a multiprocessor a row_split plan aims at over the whole grid (Planner::splitPlan).
+constexpr int64_t kSplitBlocksPerMultiprocessor = 4;
 /// sm_90's portable cluster size: the register cluster plans over more blocks (non-portable
 /// clusters of up to 16) measured behind the row staged over a cluster (bf16 262144 columns:
 /// 0.63x copy over 16 blocks, 0.69x staged over 5; stagedPlan).
@@ -298,6 +300,36 @@ public:
     return plan;
   }
 
+  /// A few rows known statically, wider than any one-read plan holds (`plan`, the one chosen
+  /// for them, is chunked_online: a block a row, reading it twice), fewer than the
+  /// multiprocessors: each row split over many blocks (row_split, RowKernel.h), about
+  /// kSplitBlocksPerMultiprocessor a multiprocessor in all, a span of 256 lanes of 1 to 8
+  /// vectors each, so that every multiprocessor reads; it reads twice too, the second time
+  /// mostly from L2. Measured on the H200 (bench/results/2026-12-05-h200/split.txt): f32
+  /// 1x1048576 in 16 us against 173 us, 8x1048576 34 us against 272, bf16 4x4194304 39 us
+  /// against 690. Rows the one-read plans hold (row_cluster, row_staged, row_shared) keep them:
+  /// written by hand, row_split ran f32 1x128256 and bf16 8x131072 slower than the cluster
+  /// plans there (13.6-17.9 us against 9.8-10.4). Null where the op does not allow the split
+  /// (no normalization, or output vectors narrower than its 8-byte slot).
+  StrategyAttr splitPlan(FusedOp op, StrategyAttr plan, int64_t width, int64_t vector,
+                         std::optional<int64_t> rowCount) const {
+    if (!plan || plan.getPlan() != KernelPlan::chunked_online || !rowCount ||
+        ShapedType::isDynamic(width) || *rowCount >= target.multiprocessors ||
+        op.getNormalization() == Normalization::none)
+      return {};
+    int64_t outputBits = op.getResult().getType().getElementTypeBitWidth();
+    if (vector * outputBits < 64)
+      return {};
+    constexpr int64_t kLanes = 256;
+    int64_t wantedSpan =
+        llvm::divideCeil(width * *rowCount, kSplitBlocksPerMultiprocessor * target.multiprocessors);
+    int64_t chunks = std::clamp<int64_t>(
+        int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, wantedSpan / (kLanes * vector))))),
+        1, 8);
+    return StrategyAttr::get(context, KernelPlan::row_split, std::min(kLanes, maxThreads), 1,
+                             vector, chunks);
+  }
+
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
   StrategyAttr chunkedPlan(int64_t vector) const {
     int64_t chunks = std::max<int64_t>(1, kSpanValuesPerThread / vector);
@@ -468,7 +500,11 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
         }
         if (!plan)
           plan = planner.sharedPlan(width, vector);
-        plans.push_back(plan ? plan : planner.chunkedPlan(vector));
+        if (!plan)
+          plan = planner.chunkedPlan(vector);
+        if (StrategyAttr split = planner.splitPlan(op, plan, width, vector, rowCount))
+          plan = split;
+        plans.push_back(plan);
       } else {
         // One variant a power of two up to the register limit, then any width; the host code
         // runs the first that fits. A width runs the plan a static width at the top of its

@@ -179,13 +179,26 @@ STAGED_HAND_PLANS = [
 # RowKernel.h): spans of 256 lanes of one vector (f32 1024 columns, 16-bit 2048) and of 64 lanes
 # of two (f32 512); widths below span + vector (the chunked_online fallback), at it, odd and
 # prime widths between, and wide rows; M = 1, 2, 3, 7, 129.
+# Over a cluster (one launch, cluster = K): 4 blocks of small spans (several spans a block at
+# 5000 columns and up), 16 blocks of one warp, 16 blocks of the widest spans.
 SPLIT_HAND_PLANS = {
     "f32": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 1>",
-            "#softmax.strategy<row_split, lanes = 64, rows = 1, vector = 4, chunks = 2>"],
-    "f16": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>"],
+            "#softmax.strategy<row_split, lanes = 64, rows = 1, vector = 4, chunks = 2>",
+            "#softmax.strategy<row_split, lanes = 128, rows = 1, vector = 4, chunks = 2, cluster = 4>",
+            "#softmax.strategy<row_split, lanes = 512, rows = 1, vector = 4, chunks = 8, cluster = 16>"],
+    "f16": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>",
+            "#softmax.strategy<row_split, lanes = 32, rows = 1, vector = 8, chunks = 1, cluster = 16>"],
     "bf16": ["#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 1>",
-             "#softmax.strategy<row_split, lanes = 32, rows = 1, vector = 8, chunks = 8>"],
+             "#softmax.strategy<row_split, lanes = 32, rows = 1, vector = 8, chunks = 8>",
+             "#softmax.strategy<row_split, lanes = 128, rows = 1, vector = 8, chunks = 2, cluster = 4>"],
 }
+
+
+def plan_tag(strategy):
+    """A short name of a hand-written plan: its lanes, vector, chunks and cluster."""
+    numbers = dict(re.findall(r"(\w+) = (\d+)", strategy))
+    return "L{}V{}C{}K{}".format(numbers["lanes"], numbers["vector"], numbers["chunks"],
+                                 numbers.get("cluster", 1))
 SPLIT_WIDTHS = [7, 1027, 1028, 2055, 2056, 2057, 5000, 50257, 131073]
 SPLIT_ROWS = [1, 2, 3, 7, 129]
 # Static [M, N] programs whose selection splits the rows (few rows, wider than a block or a
@@ -350,13 +363,13 @@ def cases(quick):
         for strategy in SPLIT_HAND_PLANS[dtype]:
             for n in SPLIT_WIDTHS:
                 for m in SPLIT_ROWS if n < 100000 else (1, 3):
-                    yield dict(name=f"hand row_split {dtype} {m}x{n} {strategy[-30:]}",
+                    yield dict(name=f"hand row_split {dtype} {m}x{n} {plan_tag(strategy)}",
                                hand=strategy, dtype=dtype, m=m, n=n)
             # Rows off the vector boundary (a head per row) and special values.
-            yield dict(name=f"hand row_split {dtype} 7x50257 stride 50260 {strategy[-30:]}",
+            yield dict(name=f"hand row_split {dtype} 7x50257 stride 50260 {plan_tag(strategy)}",
                        hand=strategy, dtype=dtype, m=7, n=50257, stride=50260)
             for special in SPECIALS:
-                yield dict(name=f"hand row_split+{special} {dtype} 3x50257 {strategy[-30:]}",
+                yield dict(name=f"hand row_split+{special} {dtype} 3x50257 {plan_tag(strategy)}",
                            hand=strategy, dtype=dtype, m=3, n=50257, special=special)
         m, n = SPLIT_STATIC
         for variant in ["softmax"] + VARIANTS:
@@ -518,9 +531,10 @@ def memcheck_cases():
     # row_split: the three launches (slots in the output, the block reductions), rows off the
     # vector boundary, the fallback (5 columns), a static fused program.
     for dtype, strategies in SPLIT_HAND_PLANS.items():
-        for n in (5, 5000):
-            yield dict(name=f"hand row_split {dtype} 3x{n} stride {n + 3} {strategies[0][-30:]}",
-                       hand=strategies[0], dtype=dtype, m=3, n=n, stride=n + 3)
+        for strategy in (strategies[0], strategies[-1]):
+            for n in (5, 5000):
+                yield dict(name=f"hand row_split {dtype} 3x{n} stride {n + 3} {plan_tag(strategy)}",
+                           hand=strategy, dtype=dtype, m=3, n=n, stride=n + 3)
     for variant in ("attention", "padding_log", "bias"):
         yield dict(name=f"row_split static {variant} bf16 2x300001", variant=variant,
                    dtype="bf16", m=2, n=300001, width=300001, rows=2)

@@ -131,8 +131,10 @@ small_batch() {
 # Few, wide rows split over many blocks (row_split, issue 12): each shape as a static program
 # (the selection's plan: row_split where one block a row would leave the GPU idle), as the
 # dynamic program (a row count unknown at compile time: one block or a cluster a row), and
-# with row_split written by hand, spans of 1, 2, 4 and 8 vectors a lane; each checked against
-# the reference and timed beside a copy of the same bytes (median of 200 calls).
+# with row_split written by hand: in three launches, spans of 1, 2, 4 and 8 vectors a lane
+# (c1-c8), and in one launch over a cluster of 8 or 16 blocks (k8, k16: 512 lanes of 8
+# vectors a span); each checked against the reference and timed beside a copy of the same
+# bytes (median of 200 calls).
 split() {
   local dir=$work/split spec dtype shape t v c
   mkdir -p "$dir"
@@ -149,6 +151,11 @@ split() {
       printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = %s, chunks = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
         "$t" "$t" "$v" "$c" "$t" "$t" "$t" > "$dir/hand_${dtype}_${shape}_$c.mlir"
       case_ "split_c${c}_${dtype}_$shape" "$dir/hand_${dtype}_${shape}_$c.mlir" --bench --reps=200
+    done
+    for c in 8 16; do
+      printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 512, rows = 1, vector = %s, chunks = 8, cluster = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$v" "$c" "$t" "$t" "$t" > "$dir/hand_${dtype}_${shape}_k$c.mlir"
+      case_ "split_k${c}_${dtype}_$shape" "$dir/hand_${dtype}_${shape}_k$c.mlir" --bench --reps=200
     done
   done
 }

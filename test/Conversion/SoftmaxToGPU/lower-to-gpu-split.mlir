@@ -120,3 +120,40 @@ func.func @split_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 1>]} : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// Over a cluster (cluster = 16): one launch of rows * 16 blocks in clusters of 16, each block
+// taking ceil(spans / 16) consecutive spans of 16384 columns; the blocks' (max, sum) merged
+// through distributed shared memory, no words through the output (so no overlap test), and the
+// chunked_online fallback for misaligned operands.
+// CHECK-LABEL: func.func @split_cluster(
+// CHECK-NOT: arith.ori
+// CHECK: scf.if %{{.+}} {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_cluster_0_row_split_cluster clusters in (%c16, %c1, %c1) blocks in (%{{.+}}, %c1, %c1) threads in (%c512, %c1, %c1)
+// CHECK-NEXT: } else {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_cluster_0_row_split_fallback
+// CHECK-LABEL: gpu.func @split_cluster_0_row_split_cluster(
+// CHECK-SAME: workgroup(%{{.+}} : memref<32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[EXCHANGE:.+]] : memref<2xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[RANK:.+]] = arith.remui %{{.+}}, %c16_i32 : i32
+// CHECK: nvvm.cluster.arrive
+// CHECK: arith.divui %{{.+}}, %c16_i32 : i32
+// CHECK: %[[SPANS:.+]] = arith.ceildivui %{{.+}}, %c16384_i32 : i32
+// CHECK: %[[SHARE:.+]] = arith.ceildivui %[[SPANS]], %c16_i32 : i32
+// CHECK: %[[FIRST:.+]] = arith.muli %[[RANK]], %[[SHARE]] : i32
+// CHECK: %[[LO:.+]] = arith.minsi %[[FIRST]], %{{.+}} : i32
+// CHECK: %[[END:.+]] = arith.addi %[[FIRST]], %[[SHARE]] : i32
+// CHECK: %[[HI:.+]] = arith.minsi %[[END]], %{{.+}} : i32
+// CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1_i32 iter_args
+// CHECK: nvvm.cluster.wait
+// CHECK: memref.store %{{.+}}, %[[EXCHANGE]][%c0]
+// CHECK: nvvm.mapa
+// CHECK: nvvm.cluster.arrive
+// CHECK: scf.for
+// CHECK: vector.store
+// CHECK: nvvm.cluster.wait
+// CHECK-NEXT: gpu.return
+func.func @split_cluster(%x: tensor<1x1048576xf32>) -> tensor<1x1048576xf32> {
+  %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 512, rows = 1, vector = 4, chunks = 8, cluster = 16>]} : tensor<1x1048576xf32> -> tensor<1x1048576xf32>
+  return %y : tensor<1x1048576xf32>
+}

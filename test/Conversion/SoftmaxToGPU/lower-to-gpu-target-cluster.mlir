@@ -19,3 +19,12 @@ func.func @sixteen(%x: tensor<4x65536xf32>) -> tensor<4x65536xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 4, chunks = 8, cluster = 16>]} : tensor<4x65536xf32> -> tensor<4x65536xf32>
   return %0 : tensor<4x65536xf32>
 }
+
+// -----
+
+// row_split over a cluster too (its three-launch form, cluster = 1, needs none).
+func.func @split_cluster_sm80(%x: tensor<1x1048576xf32>) -> tensor<1x1048576xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<row_split, lanes = 512, rows = 1, vector = 4, chunks = 8, cluster = 16>) spreads a row over a cluster of 16 blocks, but sm_80 has no thread-block clusters (sm_90 on)}}
+  %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 512, rows = 1, vector = 4, chunks = 8, cluster = 16>]} : tensor<1x1048576xf32> -> tensor<1x1048576xf32>
+  return %y : tensor<1x1048576xf32>
+}

@@ -332,3 +332,11 @@ func.func @split_without_normalization(%x: tensor<2x100000xf32>) -> tensor<2x100
   %0 = softmax.fused none %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 4>]} : tensor<2x100000xf32> -> tensor<2x100000xf32>
   return %0 : tensor<2x100000xf32>
 }
+
+// -----
+
+func.func @split_cluster_too_large(%x: tensor<2x100000xf32>) -> tensor<2x100000xf32> {
+  // expected-error @+1 {{row_split spreads a row over a cluster of 1 (three launches) to 16 blocks: cluster must be in that range, got 32}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 32>]} : tensor<2x100000xf32> -> tensor<2x100000xf32>
+  return %0 : tensor<2x100000xf32>
+}

@@ -332,7 +332,7 @@ func.func @strategy_cluster_values() attributes {s = #softmax.strategy<row_clust
 
 // -----
 
-// expected-error @+1 {{cluster is a parameter of row_cluster and row_staged: row_registers needs cluster = 1 (or none), got 4}}
+// expected-error @+1 {{cluster is a parameter of row_cluster, row_staged and row_split: row_registers needs cluster = 1 (or none), got 4}}
 func.func @strategy_cluster_elsewhere() attributes {s = #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 4>} { return }
 
 // -----

@@ -65,7 +65,8 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan
                               << ") has blocks of " << plan.getBlockSize() << " threads, but "
                               << target.chip << " allows at most " << target.maxThreadsPerBlock;
-    if ((plan.getPlan() == KernelPlan::row_cluster || plan.getPlan() == KernelPlan::row_staged) &&
+    if ((plan.getPlan() == KernelPlan::row_cluster || plan.getPlan() == KernelPlan::row_staged ||
+         plan.getPlan() == KernelPlan::row_split) &&
         plan.getCluster() > std::max<int64_t>(1, target.clusterBlocks))
       return op.emitOpError() << "'strategies' entry " << i << " (" << plan
                               << ") spreads a row over a cluster of " << plan.getCluster()
@@ -277,14 +278,25 @@ void FunctionLowering::launchSplit(FusedOp op, StrategyAttr plan, PlanKernels pl
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, applies, /*withElseRegion=*/true);
   builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value spread = arith::MulIOp::create(builder, loc, rowCount,
-                                       buildRowSplitBlocks(builder, loc, plan, width));
   gpu::KernelDim3 threads{arith::ConstantIndexOp::create(builder, loc, plan.getLanes()), one, one};
+  if (plan.getCluster() > 1) {
+    // One launch: a cluster of blocks a row.
+    Value blocks = arith::ConstantIndexOp::create(builder, loc, plan.getCluster());
+    gpu::LaunchFuncOp::create(builder, loc, planKernels.split.front(),
+                              gpu::KernelDim3{arith::MulIOp::create(builder, loc, rowCount, blocks),
+                                              one, one},
+                              threads, /*dynamicSharedMemorySize=*/Value(), kernelOperands,
+                              /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+                              gpu::KernelDim3{blocks, one, one});
+  } else {
+    Value spread = arith::MulIOp::create(builder, loc, rowCount,
+                                         buildRowSplitBlocks(builder, loc, plan, width));
   // Launches on one stream run in order: each phase sees the last one's words.
-  Value grids[] = {spread, rowCount, spread};
-  for (auto [kernel, blocks] : llvm::zip_equal(planKernels.split, grids))
-    gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,
-                              /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+    Value grids[] = {spread, rowCount, spread};
+    for (auto [kernel, blocks] : llvm::zip_equal(planKernels.split, grids))
+      gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,
+                                /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+  }
   builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   launch(op, getRowSplitFallback(plan), {planKernels.general, {}, {}, {}}, kernelOperands,
          rowCount, width);
@@ -360,11 +372,16 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       name += "_" + std::to_string(i);
     PlanKernels planKernels;
     if (plan.getPlan() == KernelPlan::row_split) {
-      for (auto [phase, suffix] : {std::pair{RowSplitPhase::Partial, "_partial"},
-                                   std::pair{RowSplitPhase::Combine, "_combine"},
-                                   std::pair{RowSplitPhase::Normalize, "_normalize"}})
-        planKernels.split.push_back(buildRowSplitKernel(
-            builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase));
+      if (plan.getCluster() > 1)
+        planKernels.split.push_back(
+            buildRowSplitKernel(builder, kernels, uniqueKernelName(kernels, name + "_cluster"),
+                                op, plan, RowSplitPhase::Cluster));
+      else
+        for (auto [phase, suffix] : {std::pair{RowSplitPhase::Partial, "_partial"},
+                                     std::pair{RowSplitPhase::Combine, "_combine"},
+                                     std::pair{RowSplitPhase::Normalize, "_normalize"}})
+          planKernels.split.push_back(buildRowSplitKernel(
+              builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase));
       planKernels.general =
           buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,
                          getRowSplitFallback(plan), RowKernelVariant::General);

@@ -165,7 +165,10 @@ class KernelEmitter : public KernelEmitterBase {
 public:
   KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
       : KernelEmitterBase(builder, op, plan, func),
-        clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ? plan.getCluster() : 1),
+        clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ||
+                              plan.getPlan() == KernelPlan::row_split
+                          ? plan.getCluster()
+                          : 1),
         rank(op.getInput().getType().getRank()), it(b.getIndexType()),
         knownWidth(op.getRowWidth()), packedValues(holdsPackedRowValues(op, plan)) {}
 
@@ -338,7 +341,10 @@ private:
 
   int64_t clusterBlocks; ///< blocks a row is spread over (row_cluster), else 1
   std::optional<RowSplitPhase> splitPhase; ///< row_split: the kernel's phase
-  Value splitBlock; ///< row_split (Partial, Normalize): this block's span of its row (`it`)
+  /// row_split: this block's share of its row (`it`): the spans [splitBlock * splitSpans,
+  /// (splitBlock + 1) * splitSpans) past the head (one span in the three-launch phases, a
+  /// cluster's share in the Cluster phase).
+  Value splitBlock, splitSpans;
   int64_t rank;
   Type it;              ///< the type of row and column arithmetic (i32 or index)
   /// The row width the kernel is built for: the op's (static or dynamic), or the plan's span
@@ -1241,7 +1247,8 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     Value count = spans(end);
     if (!splitBlock)
       return {index(0), count};
-    return {minsi(splitBlock, count), minsi(add(splitBlock, index(1)), count)};
+    Value first = mul(splitBlock, splitSpans);
+    return {minsi(first, count), minsi(add(first, splitSpans), count)};
   };
   SmallVector<std::pair<Value, Value>> edges = edgeColumns();
   if (splitBlock) {
@@ -1291,6 +1298,10 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
     }
     Value max, sum;
     std::tie(max, sum) = reduceMaxSum(loop.getResult(0), loop.getResult(1));
+    // The Cluster phase: the row's (max, sum) from the blocks', through distributed shared
+    // memory (each block's sum is relative to its own max, as clusterMaxSum merges them).
+    if (splitPhase == RowSplitPhase::Cluster)
+      std::tie(max, sum) = clusterMaxSum(max, sum);
     if (splitPhase == RowSplitPhase::Partial) {
       // Thread 0 hands the block's (max, sum) on through the first vector of its span, which
       // the row's Combine block reads and overwrites, then this block's Normalize twin.
@@ -1432,13 +1443,25 @@ void KernelEmitter::emitSplit(RowSplitPhase phase) {
   layout.chunks = chunks;
   emitKernelContext();
   Value block = narrow(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  if (phase == RowSplitPhase::Combine) {
+  if (phase == RowSplitPhase::Cluster) {
+    // A cluster of `cluster` blocks a row (the grid is (rows * cluster) blocks in clusters of
+    // (cluster, 1, 1)), each taking ceil(spans / cluster) consecutive spans of it.
+    clusterRank = arith::RemUIOp::create(b, loc, block, index(clusterBlocks));
+    splitBlock = clusterRank;
+    startCluster();
+    setRow(arith::DivUIOp::create(b, loc, block, index(clusterBlocks)));
+    splitSpans = arith::CeilDivUIOp::create(b, loc, spanCount(layout.mainEnd),
+                                           index(clusterBlocks));
+    emitChunkedPlan(/*shared=*/false);
+    finishCluster();
+  } else if (phase == RowSplitPhase::Combine) {
     setRow(block);
     emitSplitCombine();
   } else {
     // Blocks [r * G, (r + 1) * G) take row r, G = ceil(width / span) (buildRowSplitBlocks).
     Value blocksPerRow = arith::CeilDivUIOp::create(b, loc, width, index(plan.getSpan()));
     splitBlock = arith::RemUIOp::create(b, loc, block, blocksPerRow);
+    splitSpans = index(1);
     setRow(arith::DivUIOp::create(b, loc, block, blocksPerRow));
     emitChunkedPlan(/*shared=*/false);
   }
@@ -1452,6 +1475,9 @@ Value KernelEmitter::splitCondition(ValueRange kernelOperands, Value rowCount, V
     side.push_back(operand);
   it = b.getIndexType();
   Value ok = andi(vectorsApply(), sizesFitI32());
+  if (plan.getCluster() > 1)
+    return ok; // no words through the output: any width, any overlap (each block re-reads only
+               // the columns it writes)
   // Every row holds a whole span past its head, so every block that has a span has its slot
   // (a narrower row is one block's: the chunked_online kernel).
   ok = andi(ok, cmpi(arith::CmpIPredicate::uge, width, idx(plan.getSpan() + vector)));
@@ -1961,6 +1987,8 @@ gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUMo
                                                   StringRef name, FusedOp op, StrategyAttr plan,
                                                   RowSplitPhase phase) {
   assert(plan.getPlan() == KernelPlan::row_split && "not a row_split plan");
+  assert((phase == RowSplitPhase::Cluster) == (plan.getCluster() > 1) &&
+         "a row_split plan over a cluster has the one Cluster kernel");
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   MLIRContext *context = builder.getContext();
@@ -1971,6 +1999,10 @@ gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUMo
   if (plan.getLanes() > 32 && phase != RowSplitPhase::Normalize)
     workgroup.push_back(MemRefType::get({2 * plan.getLanes() / 32}, builder.getF32Type(),
                                         MemRefLayoutAttrInterface(), space));
+  // The Cluster phase: the block's (max, sum), read by the other blocks of its cluster.
+  if (phase == RowSplitPhase::Cluster)
+    workgroup.push_back(
+        MemRefType::get({2}, builder.getF32Type(), MemRefLayoutAttrInterface(), space));
   auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   func.setKnownBlockSizeAttr(

@@ -132,7 +132,11 @@ gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, Strin
 ///    over them.
 /// The output is the only workspace, so a launch needs no allocation, and concurrent launches
 /// on other streams (or in CUDA graphs) share nothing.
-enum class RowSplitPhase { Partial, Combine, Normalize };
+/// With `cluster` K > 1 the plan is one launch instead:
+///  - Cluster (rows * K blocks in clusters of K): each block takes ceil(spans / K) consecutive
+///    spans of its row, the blocks' (max, sum) merged through distributed shared memory (as
+///    row_cluster's), then each normalises its spans, reading them again.
+enum class RowSplitPhase { Partial, Combine, Normalize, Cluster };
 
 /// Builds `gpu.func @name` in `module` computing `phase` of `op` with the row_split `plan`.
 gpu::GPUFuncOp buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
@@ -144,8 +148,8 @@ Value buildRowSplitBlocks(OpBuilder &builder, Location loc, StrategyAttr plan, V
 
 /// Host code: whether the row_split kernels take a launch of `op` on `kernelOperands` with
 /// `rowCount` rows of `width` columns: the input and output rows misaligned alike (vectors
-/// with edge columns), sizes below 2^30 and the grid within 2^31 - 1, every row a whole span
-/// past its head, and the input and output disjoint. Otherwise the host launches the plan's
+/// with edge columns) and sizes below 2^30; for the three launches also the grid within
+/// 2^31 - 1, every row a whole span past its head, and the input and output disjoint. Otherwise the host launches the plan's
 /// fallback (getRowSplitFallback), which takes any operands.
 Value buildRowSplitCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
                              ValueRange kernelOperands, Value rowCount, Value width);

@@ -54,8 +54,9 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector must be 1, 2, 4 or 8 elements, got " << vector;
   if (chunks < 1 || chunks > 64)
     return emitError() << "chunks must be in [1, 64], got " << chunks;
-  if (cluster != 1 && plan != KernelPlan::row_cluster && plan != KernelPlan::row_staged)
-    return emitError() << "cluster is a parameter of row_cluster and row_staged: "
+  if (cluster != 1 && plan != KernelPlan::row_cluster && plan != KernelPlan::row_staged &&
+      plan != KernelPlan::row_split)
+    return emitError() << "cluster is a parameter of row_cluster, row_staged and row_split: "
                        << stringifyKernelPlan(plan) << " needs cluster = 1 (or none), got "
                        << cluster;
   if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers ||
@@ -119,6 +120,10 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (plan == KernelPlan::row_split && rows != 1)
       return emitError() << "row_split gives each block a span of one row: rows must be 1, got "
                          << rows;
+    if (plan == KernelPlan::row_split && (cluster < 1 || cluster > kMaxClusterBlocks))
+      return emitError() << "row_split spreads a row over a cluster of 1 (three launches) to "
+                         << kMaxClusterBlocks << " blocks: cluster must be in that range, got "
+                         << cluster;
     [[fallthrough]];
   case KernelPlan::row_registers:
   case KernelPlan::chunked_online:

@@ -203,7 +203,7 @@ SPLIT_WIDTHS = [7, 1027, 1028, 2055, 2056, 2057, 5000, 50257, 131073]
 SPLIT_ROWS = [1, 2, 3, 7, 129]
 # Static [M, N] programs whose selection splits the rows (few rows, wider than a block or a
 # cluster holds), with every fused variant.
-SPLIT_STATIC = (3, 300001)
+SPLIT_STATIC = (2, 1000003)
 
 
 def hand_program(dtype, n, strategy):

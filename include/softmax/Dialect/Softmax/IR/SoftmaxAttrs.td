@@ -85,8 +85,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       `lanes * vector * chunks` elements fits.
     - `cluster` (row_cluster: 2 to 16, the blocks of the thread-block cluster that shares a
       row; row_staged: 1 to 16, the most blocks a row is staged across, the launch taking the
-      fewest that keep each block's slice within kStagedBlockTargetBytes; omitted elsewhere,
-      where it is 1).
+      fewest that keep each block's slice within kStagedBlockTargetBytes; row_split: 1 for its
+      three launches, 2 to 16 for one launch over a cluster of that many blocks a row, their
+      (max, sum) merged through distributed shared memory; omitted elsewhere, where it is 1).
 
     For `strided_axis` the parameters mean: `lanes` threads a block along the contiguous inner
     axis (each `vector` consecutive elements: a block covers `lanes * vector` columns), `rows`

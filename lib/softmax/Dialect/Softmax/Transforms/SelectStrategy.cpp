@@ -305,12 +305,14 @@ public:
   /// multiprocessors: each row split over many blocks (row_split, RowKernel.h), about
   /// kSplitBlocksPerMultiprocessor a multiprocessor in all, a span of 256 lanes of 1 to 8
   /// vectors each, so that every multiprocessor reads; it reads twice too, the second time
-  /// mostly from L2. Measured on the H200 (bench/results/2026-12-05-h200/split.txt): f32
-  /// 1x1048576 in 16 us against 173 us, 8x1048576 34 us against 272, bf16 4x4194304 39 us
-  /// against 690. Rows the one-read plans hold (row_cluster, row_staged, row_shared) keep them:
+  /// mostly from L2. Measured on the H200 (bench/results/2026-12-05-h200/split-cbf3b48.txt):
+  /// f32 1x1048576 in 16.5 us against 173, 8x1048576 34.5 against 275, bf16 4x4194304 39.6
+  /// against 700. Rows the one-read plans hold (row_cluster, row_staged, row_shared) keep them:
   /// written by hand, row_split ran f32 1x128256 and bf16 8x131072 slower than the cluster
-  /// plans there (13.6-17.9 us against 9.8-10.4). Null where the op does not allow the split
-  /// (no normalization, or output vectors narrower than its 8-byte slot).
+  /// plans there (14.0-18.3 us against 10.8; 14.2-16.8 against 8.1), and over a cluster (one
+  /// launch) slower than in three launches on the wide rows (f32 1x1048576 21.1 us over 16
+  /// blocks). Null where the op does not allow the split (no normalization, or output vectors
+  /// narrower than its 8-byte slot).
   StrategyAttr splitPlan(FusedOp op, StrategyAttr plan, int64_t width, int64_t vector,
                          std::optional<int64_t> rowCount) const {
     if (!plan || plan.getPlan() != KernelPlan::chunked_online || !rowCount ||

@@ -291,7 +291,7 @@ void FunctionLowering::launchSplit(FusedOp op, StrategyAttr plan, PlanKernels pl
   } else {
     Value spread = arith::MulIOp::create(builder, loc, rowCount,
                                          buildRowSplitBlocks(builder, loc, plan, width));
-  // Launches on one stream run in order: each phase sees the last one's words.
+    // Launches on one stream run in order: each phase sees the last one's words.
     Value grids[] = {spread, rowCount, spread};
     for (auto [kernel, blocks] : llvm::zip_equal(planKernels.split, grids))
       gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,

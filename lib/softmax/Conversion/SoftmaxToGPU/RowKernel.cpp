@@ -1241,7 +1241,7 @@ void KernelEmitter::emitChunkedPlan(bool shared) {
 
   Value spanValue = elastic ? mul(laneCount, index(vector * layout.chunks))
                             : index(lanes * vector * layout.chunks);
-  auto spans = [&](Value end) { return spanCount(end); };
+  auto spans = [&](Value end) { return spanCount(end); }; // the same span as spanValue
   // The spans of [head, end) this block takes: all of them, or a row_split block's own.
   auto spanRange = [&](Value end) -> std::pair<Value, Value> {
     Value count = spans(end);

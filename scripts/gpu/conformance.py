@@ -371,6 +371,14 @@ def cases(quick):
             for special in SPECIALS:
                 yield dict(name=f"hand row_split+{special} {dtype} 3x50257 {plan_tag(strategy)}",
                            hand=strategy, dtype=dtype, m=3, n=50257, special=special)
+        # A row count known only at run time: the split where the rows are fewer than the
+        # multiprocessors (the row-count alternative of the last tier), else a block a row.
+        for m in SPLIT_ROWS + [132, 133]:
+            yield dict(name=f"row_split dynamic softmax {dtype} {m}x1000003", variant="softmax",
+                       dtype=dtype, m=m, n=1000003)
+        for variant in VARIANTS:
+            yield dict(name=f"row_split dynamic {variant} {dtype} 3x300001", variant=variant,
+                       dtype=dtype, m=3, n=300001, width=300001)
         m, n = SPLIT_STATIC
         for variant in ["softmax"] + VARIANTS:
             yield dict(name=f"row_split static {variant} {dtype} {m}x{n}", variant=variant,

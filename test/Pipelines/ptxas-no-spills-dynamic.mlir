@@ -12,10 +12,11 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 103 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
+// 108 plans: 12 register tiers (8 .. 16384) each, plus a 12288-column tier (512 x 24) for the
 // plain bf16 and f16 programs, then row_cluster over 2, 4, 8 and 16 blocks for the plain f32
 // program, row_staged on one block, row_cluster over 8 blocks and row_staged over up to 16
-// for the plain 16-bit ones and row_shared for the two other 16-bit ones, then chunked_online; and the alternatives of the
+// for the plain 16-bit ones and row_shared for the two other 16-bit ones, then row_split (three
+// kernels: the rows split where they are fewer than the multiprocessors) and chunked_online; and the alternatives of the
 // tiers serving widths off the widest vector that a static width puts on a narrower one (f32
 // 1024 and 2048 on vectors of 2 and 1, 16-bit 1024, 2048 and 4096 on vectors of 4: 16 plans),
 // and for the plain 16-bit programs the tiers of vectors of 4 between those (96, 160, 192 and
@@ -25,11 +26,14 @@
 // as the span, at the occupancy budget (the bf16 and f16 8192- and 16384-column tiers, the
 // attention chain's 4096 and the padded log_softmax's 4096), or beside a fast kernel that takes
 // its lanes from the launch (the bf16 and f16 512-, 1024-, 2048-, 4096- and 12288-column tiers).
-// COUNT: 191
+// COUNT: 206
 // CHECK-DAG: Compiling entry function 'plain_f32_0_multi_row_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f32_0_row_registers_15' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_20_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_row_split_20_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_row_split_20_combine' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_row_split_20_normalize' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_21' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f32_0_chunked_online_21_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_13_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_18' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_registers_19_full' for 'sm_90'
@@ -37,7 +41,9 @@
 // CHECK-DAG: Compiling entry function 'attention_bf16_0_row_registers_11_full' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_cluster_21_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_staged_22' for 'sm_90'
-// CHECK-DAG: Compiling entry function 'plain_f16_0_chunked_online_23_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_row_split_23_partial' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'plain_f16_0_chunked_online_24_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'attention_bf16_0_row_split_16_normalize' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_f16_0_row_staged_20' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_cluster_21' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'plain_bf16_0_row_staged_22' for 'sm_90'

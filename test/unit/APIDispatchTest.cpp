@@ -72,10 +72,12 @@ std::shared_ptr<const Executable> compileOrFail(llvm::StringRef source) {
   return *executable;
 }
 
-/// The kernel names one call of @dyn launches for `rows` x `width`.
-std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t width) {
+/// The kernel names one call of @dyn launches for `rows` x `width`, on tensors at `in` and
+/// `out` (null by default: the two overlap).
+std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t width,
+                                    void *in = nullptr, void *out = nullptr) {
   llvm::Expected<std::vector<Launch>> launches = exe.plan(
-      "dyn", {Argument::tensor(nullptr, {rows, width}), Argument::tensor(nullptr, {rows, width})});
+      "dyn", {Argument::tensor(in, {rows, width}), Argument::tensor(out, {rows, width})});
   std::vector<std::string> names;
   if (!launches) {
     ADD_FAILURE() << llvm::toString(launches.takeError());
@@ -87,10 +89,11 @@ std::vector<std::string> kernelsFor(const Executable &exe, int64_t rows, int64_t
 }
 
 /// The tier (plan index) of a kernel of @dyn: its name ends in _<i>, _<i>_full or
-/// _<i>_general.
+/// _<i>_general, or for row_split _<i>_partial, _<i>_combine or _<i>_normalize.
 int64_t tierOf(llvm::StringRef name) {
-  if (!name.consume_back("_general"))
-    name.consume_back("_full");
+  for (llvm::StringRef suffix : {"_general", "_full", "_partial", "_combine", "_normalize"})
+    if (name.consume_back(suffix))
+      break;
   int64_t tier = -1;
   if (name.substr(name.rfind('_') + 1).getAsInteger(10, tier))
     return -1;
@@ -113,9 +116,9 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
   for (int64_t count : kernelsOfTier)
     EXPECT_TRUE(count >= 1 && count <= 3) << count;
   // Tier i serves widths up to its maximum, the next one from one above.
-  auto tiersFor = [&](int64_t rows, int64_t width) {
+  auto tiersFor = [&](int64_t rows, int64_t width, void *in = nullptr, void *out = nullptr) {
     std::vector<int64_t> served;
-    for (const std::string &name : kernelsFor(*exe, rows, width))
+    for (const std::string &name : kernelsFor(*exe, rows, width, in, out))
       served.push_back(tierOf(name));
     return served;
   };
@@ -124,6 +127,17 @@ TEST(APIDispatch, EachWidthIsServedByItsTier) {
   // the rest, as an odd width just above the previous tier is.
   for (size_t i = 0; i < tiers.size(); ++i) {
     int64_t tier = static_cast<int64_t>(i);
+    if (!tiers[i].holdsWholeRow && i + 1 < tiers.size()) {
+      // row_split, the last tier's row-count alternative: its three launches where the rows
+      // are fewer than the multiprocessors and the tensors apart (16-byte aligned, not
+      // overlapping), else the last tier (overlapping null tensors, 200 rows).
+      void *in = reinterpret_cast<void *>(uintptr_t(1) << 32);
+      void *out = reinterpret_cast<void *>(uintptr_t(1) << 36);
+      EXPECT_EQ(tiersFor(3, 1000003, in, out), (std::vector<int64_t>{tier, tier, tier}));
+      EXPECT_EQ(tiersFor(200, 1000003, in, out), std::vector<int64_t>{tier + 1});
+      EXPECT_EQ(tiersFor(3, 1000003), std::vector<int64_t>{tier + 1});
+      continue;
+    }
     if (!tiers[i].holdsWholeRow) {
       EXPECT_EQ(tiersFor(3, 1000003), std::vector<int64_t>{tier});
       break;
@@ -292,7 +306,10 @@ TEST(APIDispatch, RulesArePrintedOverTheArguments) {
                     tiers[i + 1].maxWidth == tiers[i].maxWidth);
   const std::vector<std::string> &last = f.launches.back().guards;
   ASSERT_EQ(last.size(), widthTests + 2);
-  EXPECT_EQ(last[widthTests].rfind("!(arg0.size[1] <= ", 0), 0u);
+  EXPECT_EQ(last[widthTests - 1].rfind("!(arg0.size[1] <= ", 0), 0u) << last[widthTests - 1];
+  // The tier before the last is row_split, the last's row-count alternative: its guard is the
+  // row count and the split's conditions, not a width.
+  EXPECT_NE(last[widthTests].find("arg0.size[0]"), std::string::npos) << last[widthTests];
   EXPECT_EQ(last.back().rfind("!(", 0), 0u);
   EXPECT_NE(last.back().find("address(arg0)"), std::string::npos) << last.back();
 }

@@ -284,11 +284,19 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: %[[BYTES32:.+]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_shared_20 {{.*}} dynamic_shared_memory_size %[[BYTES32]]
 // CHECK: } else {
-// Rows wider than every tier: the chunked plan, fast or general.
-// CHECK: scf.if %{{.+}} {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_21 blocks
+// Rows wider than every tier: fewer rows than the multiprocessors split over blocks where the
+// split applies (row_split, the row-count alternative), else the chunked plan, fast or general.
+// CHECK: %[[FEW:.+]] = arith.cmpi ult, %{{.+}}, %c132 : index
+// CHECK: %[[SPLIT:.+]] = arith.andi %[[FEW]], %{{.+}} : i1
+// CHECK: scf.if %[[SPLIT]] {
+// CHECK: gpu.launch_func @softmax_kernels::@dynamic_0_row_split_21_partial blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_row_split_21_combine blocks
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_row_split_21_normalize blocks
 // CHECK-NEXT: } else {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_21_general blocks
+// CHECK: scf.if %{{.+}} {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_22 blocks
+// CHECK-NEXT: } else {
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@dynamic_0_chunked_online_22_general blocks
 // The first alternative of a tier has no general kernel, the last no Full one (a width of the
 // span is whole vectors of every alternative). The narrower alternative keeps fixed lanes and
 // one row a block (RowKernel.cpp, hasElasticLanes; SelectStrategy.cpp).
@@ -332,7 +340,7 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // CHECK: gpu.func @dynamic_0_row_shared_20
 // CHECK: gpu.dynamic_shared_memory
 // The chunked kernel: a running max and sum over the spans, then a second pass that stores.
-// CHECK: gpu.func @dynamic_0_chunked_online_21
+// CHECK: gpu.func @dynamic_0_chunked_online_22
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // CHECK: gpu.barrier
 // CHECK: scf.for

@@ -59,13 +59,14 @@ func.func @rows_200(%x: tensor<200x1048576xf32>) -> tensor<200x1048576xf32> {
 
 // -----
 
-// Rows a cluster holds keep the cluster plan (a cluster's blocks a row, one read), and a
-// dynamic row count (unknown at compile time) is not split.
+// Rows a cluster holds keep the cluster plan (a cluster's blocks a row, one read). A row
+// count unknown at compile time gets row_split before the chunked_online entry, as its
+// row-count alternative: the host splits the rows where they are fewer than the
+// multiprocessors (lower-to-gpu-split.mlir), on spans of 4 vectors a lane.
 // SM90-LABEL: func.func @cluster_row(
 // SM90: row_cluster
 // SM90-LABEL: func.func @dynamic_rows(
-// SM90-NOT: row_split
-// SM90: chunked_online
+// SM90: strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
 func.func @cluster_row(%x: tensor<1x128256xf32>) -> tensor<1x128256xf32> {
   %0 = softmax.softmax %x axis = 1 : tensor<1x128256xf32>
   return %0 : tensor<1x128256xf32>
@@ -73,4 +74,22 @@ func.func @cluster_row(%x: tensor<1x128256xf32>) -> tensor<1x128256xf32> {
 func.func @dynamic_rows(%x: tensor<?x1048576xf32>) -> tensor<?x1048576xf32> {
   %0 = softmax.softmax %x axis = 1 : tensor<?x1048576xf32>
   return %0 : tensor<?x1048576xf32>
+}
+
+// -----
+
+// And before the last tier of a dynamic width (here a bf16 input widened to f32: vectors of 4
+// f32, whose 16 bytes hold the 8-byte words), unless the op has no normalization.
+// SM90-LABEL: func.func @dynamic_width(
+// SM90: #softmax.strategy<row_split, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 4, chunks = 8>]
+// SM90-LABEL: func.func @no_normalization(
+// SM90-NOT: row_split
+func.func @dynamic_width(%x: tensor<?x?xbf16>) -> tensor<?x?xf32> {
+  %w = softmax.cast %x : tensor<?x?xbf16> to tensor<?x?xf32>
+  %0 = softmax.log_softmax %w axis = 1 : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @no_normalization(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = softmax.fused none %x axis = 1 prologue [#softmax.scale<2.0>] : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }

@@ -39,10 +39,11 @@ func.func @first(%x: tensor<256x16385xbf16>) -> tensor<256x16385xbf16> {
 // SM90: strategies = [#softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // A dynamic width: after the register tiers, the row on one block (up to 115704 columns),
 // the register cluster of 8 blocks (up to 131072), the row staged over the chip's largest
-// cluster (the launch takes the blocks the width needs) up to 923512 columns, chunked
+// cluster (the launch takes the blocks the width needs) up to 923512 columns, the rows split
+// over blocks where they are fewer than the multiprocessors (row_split), else chunked
 // (lower-to-gpu-staged-cluster.mlir shows the dispatch).
 // SM90-LABEL: func.func @dynamic(
-// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
+// SM90: #softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1>, #softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 8>, #softmax.strategy<row_staged, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 16>, #softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]
 // SM80-LABEL: func.func @dynamic(
 // SM80-NOT: row_staged
 // A 64 KB budget does not hold a block of 57712 columns (115712 bytes), nor a dynamic tier on
@@ -51,7 +52,7 @@ func.func @first(%x: tensor<256x16385xbf16>) -> tensor<256x16385xbf16> {
 // SMALL-NOT: row_staged
 // SMALL-LABEL: func.func @dynamic(
 // SMALL-NOT: row_staged
-// SMALL: row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<chunked_online
+// SMALL: row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 16>, #softmax.strategy<row_split, lanes = 256, rows = 1, vector = 8, chunks = 4>, #softmax.strategy<chunked_online
 func.func @one_block(%x: tensor<256x57712xbf16>) -> tensor<256x57712xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<256x57712xbf16> -> tensor<256x57712xbf16>
   return %0 : tensor<256x57712xbf16>

@@ -130,8 +130,8 @@ Value viewAsRows(OpBuilder &b, Location loc, Value memref) {
 
 class FunctionLowering {
 public:
-  FunctionLowering(func::FuncOp func, gpu::GPUModuleOp kernels)
-      : func(func), kernels(kernels), builder(func.getContext()) {}
+  FunctionLowering(func::FuncOp func, gpu::GPUModuleOp kernels, const TargetInfo &target)
+      : func(func), kernels(kernels), target(target), builder(func.getContext()) {}
 
   LogicalResult run();
 
@@ -152,6 +152,9 @@ private:
   /// Launches a row_split plan's three kernels where they apply, else its fallback.
   void launchSplit(FusedOp op, StrategyAttr plan, PlanKernels kernels,
                    ArrayRef<Value> kernelOperands, Value rowCount, Value width);
+  /// Launches a row_split plan's kernels (three launches, or one over a cluster).
+  void launchSplitKernels(FusedOp op, StrategyAttr plan, PlanKernels kernels,
+                          ArrayRef<Value> kernelOperands, Value rowCount, Value width);
   /// Launches the fast kernel of `kernels`, or its full one where the width is the span; the
   /// caller has tested that the fast variant applies.
   void launchFast(FusedOp op, StrategyAttr plan, PlanKernels kernels,
@@ -160,6 +163,7 @@ private:
 
   func::FuncOp func;
   gpu::GPUModuleOp kernels;
+  const TargetInfo &target;
   OpBuilder builder;
   IRMapping scalars;
   DenseMap<Value, Value> memrefs; ///< tensor value -> its device buffer
@@ -277,6 +281,16 @@ void FunctionLowering::launchSplit(FusedOp op, StrategyAttr plan, PlanKernels pl
   Value applies = buildRowSplitCondition(builder, op, plan, kernelOperands, rowCount, width);
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, applies, /*withElseRegion=*/true);
   builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  launchSplitKernels(op, plan, planKernels, kernelOperands, rowCount, width);
+  builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  launch(op, getRowSplitFallback(plan), {planKernels.general, {}, {}, {}}, kernelOperands,
+         rowCount, width);
+}
+
+void FunctionLowering::launchSplitKernels(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
+                                          ArrayRef<Value> kernelOperands, Value rowCount,
+                                          Value width) {
+  Location loc = op.getLoc();
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   gpu::KernelDim3 threads{arith::ConstantIndexOp::create(builder, loc, plan.getLanes()), one, one};
   if (plan.getCluster() > 1) {
@@ -297,9 +311,6 @@ void FunctionLowering::launchSplit(FusedOp op, StrategyAttr plan, PlanKernels pl
       gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,
                                 /*dynamicSharedMemorySize=*/Value(), kernelOperands);
   }
-  builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-  launch(op, getRowSplitFallback(plan), {planKernels.general, {}, {}, {}}, kernelOperands,
-         rowCount, width);
 }
 
 void FunctionLowering::launchFast(FusedOp op, StrategyAttr plan, PlanKernels planKernels,
@@ -355,7 +366,12 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     });
     if (fits == plans.end())
       return op.verifyStrategies();
-    plans = {*fits};
+    // A row_split followed by another entry keeps it: the rows are split where they are fewer
+    // than the multiprocessors, the next entry runs the others (a dynamic row count).
+    if (fits->getPlan() == KernelPlan::row_split && fits + 1 != plans.end())
+      plans = {*fits, *(fits + 1)};
+    else
+      plans = {*fits};
   }
   // Alternatives (softmax.fused): a whole-row plan followed by one of the same maximum width
   // runs only its fast (and Full) kernel, where it applies; the last of them has the general
@@ -372,6 +388,9 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       name += "_" + std::to_string(i);
     PlanKernels planKernels;
     if (plan.getPlan() == KernelPlan::row_split) {
+      // Followed by another entry, that entry takes what the split does not (no fallback of its
+      // own).
+      bool rowCountAlternative = i + 1 < plans.size();
       if (plan.getCluster() > 1)
         planKernels.split.push_back(
             buildRowSplitKernel(builder, kernels, uniqueKernelName(kernels, name + "_cluster"),
@@ -382,9 +401,10 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
                                      std::pair{RowSplitPhase::Normalize, "_normalize"}})
           planKernels.split.push_back(buildRowSplitKernel(
               builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase));
-      planKernels.general =
-          buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,
-                         getRowSplitFallback(plan), RowKernelVariant::General);
+      if (!rowCountAlternative)
+        planKernels.general =
+            buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,
+                           getRowSplitFallback(plan), RowKernelVariant::General);
       kernelFuncs.push_back(planKernels);
       continue;
     }
@@ -424,6 +444,24 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
   // the last alternative.
   for (size_t i = 0; i < plans.size(); ++i) {
     StrategyAttr plan = plans[i];
+    if (plan.getPlan() == KernelPlan::row_split && i + 1 < plans.size()) {
+      // A row-count alternative: if (rows < multiprocessors and the split applies) split else
+      // the entries after it.
+      Value few = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, rowCount,
+          arith::ConstantIndexOp::create(builder, loc, target.multiprocessors));
+      Value applies = arith::AndIOp::create(
+          builder, loc, few,
+          buildRowSplitCondition(builder, op, plan, operands, rowCount, width));
+      auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, applies, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard splitGuard(builder);
+        builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+        launchSplitKernels(op, plan, kernelFuncs[i], operands, rowCount, width);
+      }
+      builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+      continue;
+    }
     if (i + 1 == plans.size() || !plan.holdsWholeRow()) {
       launch(op, plan, kernelFuncs[i], operands, rowCount, width);
       break;
@@ -606,7 +644,7 @@ struct LowerToGPUPass : softmax::impl::LowerToGPUPassBase<LowerToGPUPass> {
         func.emitError("softmax-lower-to-gpu: functions must have a single block");
         return signalPassFailure();
       }
-      if (failed(FunctionLowering(func, kernels).run()))
+      if (failed(FunctionLowering(func, kernels, *target).run()))
         return signalPassFailure();
     }
     if (maxRegisters != 0)

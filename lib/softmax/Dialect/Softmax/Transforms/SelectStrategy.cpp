@@ -84,6 +84,8 @@ constexpr int64_t kWidestRegisterRow = 16384;
 constexpr int64_t kFewRows = 16;
 /// Blocks a multiprocessor a row_split plan aims at over the whole grid (Planner::splitPlan).
 constexpr int64_t kSplitBlocksPerMultiprocessor = 4;
+/// Vectors a lane of a row_split span where the row count is not known (splitAlternative).
+constexpr int64_t kUnknownRowsSplitChunks = 4;
 /// sm_90's portable cluster size: the register cluster plans over more blocks (non-portable
 /// clusters of up to 16) measured behind the row staged over a cluster (bf16 262144 columns:
 /// 0.63x copy over 16 blocks, 0.69x staged over 5; stagedPlan).
@@ -332,6 +334,19 @@ public:
                              vector, chunks);
   }
 
+  /// A row count unknown at compile time: row_split before the final chunked_online entry, as
+  /// its row-count alternative (LowerToGPU.cpp): the host splits the rows where they are fewer
+  /// than the multiprocessors, the chunked_online entry takes the others. Spans of 256 lanes of
+  /// kUnknownRowsSplitChunks vectors (the hand-written spans of 1 to 8 vectors measured within
+  /// about 15% of each other on the small batches). Null where the op does not allow the split.
+  StrategyAttr splitAlternative(FusedOp op, int64_t vector) const {
+    int64_t outputBits = op.getResult().getType().getElementTypeBitWidth();
+    if (op.getNormalization() == Normalization::none || vector * outputBits < 64)
+      return {};
+    return StrategyAttr::get(context, KernelPlan::row_split, std::min<int64_t>(256, maxThreads),
+                             1, vector, kUnknownRowsSplitChunks);
+  }
+
   /// Any width: a block a row, chunks of `lanes * vector * chunks` elements.
   StrategyAttr chunkedPlan(int64_t vector) const {
     int64_t chunks = std::max<int64_t>(1, kSpanValuesPerThread / vector);
@@ -506,6 +521,9 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           plan = planner.chunkedPlan(vector);
         if (StrategyAttr split = planner.splitPlan(op, plan, width, vector, rowCount))
           plan = split;
+        if (StrategyAttr split = planner.splitAlternative(op, vector);
+            split && !rowCount && plan.getPlan() == KernelPlan::chunked_online)
+          plans.push_back(split);
         plans.push_back(plan);
       } else {
         // One variant a power of two up to the register limit, then any width; the host code
@@ -604,6 +622,8 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
           if (plans.empty() ||
               plan.getMaxWidth() > cast<StrategyAttr>(plans.back()).getMaxWidth())
             plans.push_back(plan);
+        if (StrategyAttr split = planner.splitAlternative(op, vector))
+          plans.push_back(split);
         plans.push_back(planner.chunkedPlan(vector));
       }
       fitUnrolledWork(op, plans, planner.chunkedPlan(vector));

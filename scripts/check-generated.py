@@ -12,14 +12,22 @@ the dialect's documented semantics) to within a unit or two in the last place of
 type. (--emulate-device copies the reference's results as the "device" results, so this checks
 the reference and the runner's data handling, not the kernels.)
 
+For every seed of --gpu (on a machine with a GPU; scripts/gpu/run.sh generated): the program of
+--compile, with sizes drawn here for its dynamic dimensions (rows up to 131072 columns, at most
+2^24 elements), runs on the device through softmax-run on inputs the runner generates, and its
+results must match the runner's float64 reference of the unfused program (softmax-run's own
+check, exit status 0). A program whose static sizes alone exceed 2^24 elements is passed over and
+counted as such. --jobs runs that many programs at once.
+
     scripts/check-generated.py --softmax-opt build/bin/softmax-opt \\
         --softmax-run build/bin/softmax-run [--ptxas /usr/local/cuda/bin/ptxas] \\
-        [--compile 1-20] [--evaluate 1-10] [--keep DIR]
+        [--compile 1-20] [--evaluate 1-10] [--gpu 1-1000 --jobs 16] [--keep DIR]
 
 Prints one line per program and a final `generated: ...` summary; exits 1 on any failure,
 printing the program, the command and its output.
 """
 import argparse
+import concurrent.futures
 import math
 import os
 import pathlib
@@ -197,38 +205,112 @@ def check_evaluate(seed, args, work):
     return f"{len(got)} elements agree"
 
 
+# Sizes of a dynamic dimension on the GPU: the last axis across the plans' boundaries (a warp,
+# the register tiers, row_shared, the chunked tier), the others a few rows or many.
+GPU_WIDTHS = [1, 3, 32, 33, 100, 1000, 1024, 4097, 16384, 16385, 57857, 131072]
+GPU_OTHER_SIZES = [1, 2, 3, 7, 64, 129, 1000]
+GPU_MAX_ELEMENTS = 1 << 24
+
+
+class PassedOver(Exception):
+    pass
+
+
+def gpu_sizes(program, rng):
+    """Sizes for the dynamic dimensions, within GPU_MAX_ELEMENTS where the static sizes allow."""
+    axis = program.axis()
+    static = math.prod(1 if softmax_gen.is_dyn(d) else d for d in program.shape)
+    if static > GPU_MAX_ELEMENTS:
+        raise PassedOver(f"{static} elements in its static sizes alone")
+    sizes = {}
+    for i, d in enumerate(program.shape):
+        if softmax_gen.is_dyn(d):
+            sizes[i] = rng.choice(GPU_WIDTHS if i == axis else GPU_OTHER_SIZES)
+    # Shrink the largest dynamic size until the tensor fits.
+    while math.prod(softmax_gen.concrete(program.shape, sizes)) > GPU_MAX_ELEMENTS:
+        i = max(sizes, key=lambda k: sizes[k])
+        sizes[i] = max(1, sizes[i] // 4)
+    return sizes
+
+
+def check_gpu(seed, args, work):
+    program = softmax_gen.generate(seed)
+    rng = random.Random(seed * 104729 + 3)
+    sizes = gpu_sizes(program, rng)
+    src = work / f"gpu_{seed}.mlir"
+    src.write_text(program.text())
+    cmd = [args.softmax_run, str(src), f"--entry={program.name}", f"--seed={seed}",
+           f"--scalar={rng.choice([0.5, 2.0, -1.5, 0.75, 1.0])}"]
+    for _, kind, _, arg_shape in program.arg_shapes:
+        if kind != "scalar" and any(softmax_gen.is_dyn(d) for d in arg_shape):
+            cmd.append("--shape=" + "x".join(map(str, softmax_gen.concrete(arg_shape, sizes))))
+    status, output = run(cmd, timeout=600)
+    if status != 0:
+        raise Failure(f"softmax-run exited {status}", program, cmd, output)
+    shape = "x".join(map(str, softmax_gen.concrete(program.shape, sizes))) or "scalar"
+    plans = sorted(set(re.findall(r"\b(multi_row|row_registers|row_cluster|row_staged|row_shared|"
+                                  r"chunked_online|row_split|strided_axis)\b", output)))
+    return f"{shape} {program.in_elem}->{program.out_elem} checked (plans compiled: {', '.join(plans) or '?'})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--softmax-opt", required=True)
+    parser.add_argument("--softmax-opt")
     parser.add_argument("--softmax-run")
     parser.add_argument("--ptxas")
     parser.add_argument("--compile", default="", help="seeds to compile, e.g. 1-20")
     parser.add_argument("--evaluate", default="", help="seeds to evaluate, e.g. 1-10")
+    parser.add_argument("--gpu", default="", help="seeds to run on the GPU, e.g. 1-1000")
+    parser.add_argument("--jobs", type=int, default=1, help="programs at once (--gpu)")
     parser.add_argument("--keep", help="write the programs and files here (default: a temp dir)")
     args = parser.parse_args()
-    if args.evaluate and not args.softmax_run:
-        parser.error("--evaluate needs --softmax-run")
-    failures = compiled = evaluated = 0
+    if (args.evaluate or args.gpu) and not args.softmax_run:
+        parser.error("--evaluate and --gpu need --softmax-run")
+    if (args.compile or args.evaluate) and not args.softmax_opt:
+        parser.error("--compile and --evaluate need --softmax-opt")
+    failures = compiled = evaluated = ran = passed_over = 0
     with tempfile.TemporaryDirectory() as tmp:
         work = pathlib.Path(args.keep or tmp)
         work.mkdir(parents=True, exist_ok=True)
         jobs = [("compile", s, check_compile) for s in seeds(args.compile)]
         jobs += [("evaluate", s, check_evaluate) for s in seeds(args.evaluate)]
-        for what, seed, check in jobs:
+        jobs += [("gpu", s, check_gpu) for s in seeds(args.gpu)]
+
+        def one(job):
+            what, seed, check = job
             try:
-                note = check(seed, args, work)
-                print(f"ok: {what} seed {seed}: {note}")
-                if what == "compile":
-                    compiled += 1
-                else:
-                    evaluated += 1
+                return what, seed, "ok", check(seed, args, work)
+            except PassedOver as why:
+                return what, seed, "passed over", why.args[0]
             except Failure as failure:
-                failures += 1
-                reason, program, cmd, output = failure.args
-                print(f"FAIL: {what} seed {seed}: {reason}\n--- program\n{program.text()}"
-                      f"--- command\n{' '.join(map(str, cmd))}\n--- output\n{output}---")
+                return what, seed, "FAIL", failure.args
+            except subprocess.TimeoutExpired as timeout:
+                return what, seed, "FAIL", (f"timed out after {timeout.timeout} s",
+                                            softmax_gen.generate(seed), timeout.cmd, "")
+
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            for what, seed, result, note in pool.map(one, jobs):
+                if result == "ok":
+                    print(f"ok: {what} seed {seed}: {note}", flush=True)
+                    if what == "compile":
+                        compiled += 1
+                    elif what == "evaluate":
+                        evaluated += 1
+                    else:
+                        ran += 1
+                elif result == "passed over":
+                    passed_over += 1
+                    print(f"passed over: {what} seed {seed}: {note}", flush=True)
+                else:
+                    failures += 1
+                    reason, program, cmd, output = note
+                    print(f"FAIL: {what} seed {seed}: {reason}\n--- program\n{program.text()}"
+                          f"--- command\n{' '.join(map(str, cmd))}\n--- output\n{output}---",
+                          flush=True)
     print(f"generated: {compiled} compiled{' and assembled' if args.ptxas else ''}, "
-          f"{evaluated} evaluated, {failures} failed")
+          f"{evaluated} evaluated, {failures} failed"
+          + (f"; on the GPU {ran} ran checked, {passed_over} passed over (too large)"
+             if args.gpu else ""))
     return 1 if failures else 0
 
 

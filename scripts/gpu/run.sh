@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -130,22 +130,29 @@ small_batch() {
 
 # Few, wide rows split over many blocks (row_split, issue 12): each shape as a static program
 # (the selection's plan: row_split where one block a row would leave the GPU idle), as the
-# dynamic program (a row count unknown at compile time: one block or a cluster a row), and
-# with row_split written by hand: in three launches, spans of 1, 2, 4 and 8 vectors a lane
-# (c1-c8), and in one launch over a cluster of 8 or 16 blocks (k8, k16: 512 lanes of 8
-# vectors a span); each checked against the reference and timed beside a copy of the same
-# bytes (median of 200 calls).
+# dynamic program (the host splits where the rows are fewer than the multiprocessors), and the
+# static program with the dependent launches off (SOFTMAX_DEPENDENT_LAUNCHES=0: the three
+# phases one after the other); with SPLIT_HAND=1 also row_split written by hand: in three
+# launches, spans of 1, 2, 4 and 8 vectors a lane (c1-c8), and in one launch over a cluster of
+# 8 or 16 blocks (k8, k16: 512 lanes of 8 vectors a span). Each checked against the reference
+# and timed beside a copy of the same bytes (median of 200 calls); 64x1048576 f32 and
+# 128x1048576 bf16 are 256 MiB, the wide-row shapes of issue 12 with fewer rows than SMs.
 split() {
   local dir=$work/split spec dtype shape t v c
   mkdir -p "$dir"
   for spec in f32:1x128256 f32:8x128256 f32:64x128256 f32:32x262144 f32:1x1048576 \
-              f32:8x1048576 bf16:1x128256 bf16:8x131072 bf16:1x1048576 bf16:4x4194304; do
+              f32:8x1048576 f32:64x1048576 bf16:1x128256 bf16:8x131072 bf16:1x1048576 \
+              bf16:4x4194304 bf16:128x1048576; do
     dtype=${spec%%:*}; shape=${spec#*:}
     t="tensor<${shape}x$dtype>"
     softmax_file_ st "$t" "$dir/st_${dtype}_$shape.mlir"
-    case_ "split_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" --bench --reps=200
     softmax_file_ dyn "tensor<?x?x$dtype>" "$dir/dyn_$dtype.mlir"
+    case_ "split_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" --bench --reps=200
     case_ "split_dyn_${dtype}_$shape" "$dir/dyn_$dtype.mlir" --shape=$shape --bench --reps=200
+    # The same launches one after the other (row_split's dependent launches off).
+    SOFTMAX_DEPENDENT_LAUNCHES=0 case_ "split_serial_${dtype}_$shape" \
+      "$dir/st_${dtype}_$shape.mlir" --bench --reps=200
+    [ -n "${SPLIT_HAND:-}" ] || continue
     [ "$dtype" = f32 ] && v=4 || v=8
     for c in 1 2 4 8; do
       printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 256, rows = 1, vector = %s, chunks = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
@@ -397,6 +404,25 @@ profile() {
 # host time per call (goal <= 10 us). Its full output goes to $out/capi.txt; CAPI_ARGS adds
 # arguments (e.g. --filter=bf16). Its row: median_us is softmax_run's host time per call, mism
 # the failed checks, max_abs the largest error of any checked output.
+# Generated programs (scripts/softmax_gen.py, docs/fuzzing.md) run on the device, each checked
+# by softmax-run against its float64 reference: GEN_SEEDS (default 1-1200), GEN_JOBS at once
+# (default 16). Every program's line in generated.txt; the failures and the summary here.
+generated() {
+  local start=$SECONDS code summary status=PASS
+  python3 "$root/scripts/check-generated.py" --softmax-run "$run" --gpu "${GEN_SEEDS:-1-1200}" \
+    --jobs "${GEN_JOBS:-16}" --keep "$work/generated" > "$out/generated.txt" 2>&1
+  code=$?
+  grep -vE '^ok: ' "$out/generated.txt" | head -200
+  [ "$code" = 0 ] || { status=FAIL; failures=$((failures + 1)); }
+  summary=$(sed -n 's/^generated: .*on the GPU //p' "$out/generated.txt" | tail -1)
+  local row
+  row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated "$status" "$code" \
+    - - - - "$(grep -c '^FAIL' "$out/generated.txt")" - - $((SECONDS - start)) \
+    "${summary:-see generated.txt} (seeds ${GEN_SEEDS:-1-1200})")
+  rows+=("$row")
+  echo "$row"
+}
+
 capi() {
   local bin=$work/softmax/bin/softmax-capi-check start=$SECONDS code
   # The run path ($ORIGIN/../lib) finds libsoftmax-c.so; LD_LIBRARY_PATH as well, to be sure.
@@ -523,7 +549,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

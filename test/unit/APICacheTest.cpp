@@ -146,7 +146,7 @@ std::string describe(const Executable &exe) {
         os << " [" << g << "]";
       for (const auto *rule : {&l.grid, &l.block, &l.cluster})
         os << " (" << (*rule)[0] << ", " << (*rule)[1] << ", " << (*rule)[2] << ")";
-      os << " " << l.sharedBytes << "\n";
+      os << " " << l.sharedBytes << (l.dependent ? " dependent" : "") << "\n";
     }
   }
   return text;
@@ -284,6 +284,47 @@ TEST(APICache, AFreshCacheReadsTheSameExecutableFromDisk) {
   before = getCompileCacheStats();
   ASSERT_TRUE(compileOrFail(kChain, options));
   EXPECT_EQ(delta(before).memoryHits, 1u);
+}
+
+TEST(APICache, DependentLaunchesSurviveTheDisk) {
+  // row_split's Combine and Normalize are programmatic dependent launches (sm_90): the rule and
+  // the planned launch say so, also for an executable read back from the disk cache.
+  CacheDirectory directory;
+  CompileOptions options = withDirectory(directory);
+  const char *split = R"mlir(
+func.func @split(%x: tensor<3x1000003xf32>) -> tensor<3x1000003xf32> {
+  %y = softmax.softmax %x : tensor<3x1000003xf32>
+  return %y : tensor<3x1000003xf32>
+}
+)mlir";
+  auto dependentFlags = [](const Executable &exe) {
+    std::string flags;
+    for (const LaunchRule &l : exe.getFunctions()[0].launches)
+      flags += exe.getKernels()[l.kernel].name + (l.dependent ? ":dependent " : ": ");
+    void *in = reinterpret_cast<void *>(uintptr_t(1) << 32);
+    void *out = reinterpret_cast<void *>(uintptr_t(1) << 36);
+    llvm::Expected<std::vector<Launch>> launches =
+        exe.plan("split", {Argument::tensor(in, {3, 1000003}), Argument::tensor(out, {3, 1000003})});
+    if (!launches)
+      return flags + llvm::toString(launches.takeError());
+    flags += "|";
+    for (const Launch &l : *launches)
+      flags += l.dependent ? " 1" : " 0";
+    return flags;
+  };
+  clearCompileCache();
+  std::shared_ptr<const Executable> compiled = compileOrFail(split, options);
+  ASSERT_TRUE(compiled);
+  std::string flags = dependentFlags(*compiled);
+  EXPECT_EQ(flags,
+            "split_0_row_split_partial: split_0_row_split_combine:dependent "
+            "split_0_row_split_normalize:dependent split_0_row_split_fallback: | 0 1 1");
+  clearCompileCache();
+  CompileCacheStats before = getCompileCacheStats();
+  std::shared_ptr<const Executable> loaded = compileOrFail(split, options);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(delta(before).diskHits, 1u);
+  EXPECT_EQ(dependentFlags(*loaded), flags);
 }
 
 TEST(APICache, CubinIsCachedOnDisk) {

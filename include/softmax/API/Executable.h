@@ -73,6 +73,9 @@ struct LaunchRule {
                                    ///< outermost first (the dispatch between tiers)
   std::array<std::string, 3> grid, block, cluster; ///< cluster: "" unless a cluster launch
   std::string sharedBytes;                         ///< dynamic shared memory, "0" if none
+  /// Launched as a programmatic dependent launch of the launch before it: its blocks may start
+  /// while that grid finishes, and wait for it in the kernel (kDependentLaunchAttrName).
+  bool dependent = false;
 };
 
 struct FunctionInfo {
@@ -137,6 +140,7 @@ struct Launch {
   unsigned kernel = 0; ///< index into Executable::getKernels()
   std::array<uint64_t, 3> grid = {0, 0, 0}, block = {0, 0, 0}, cluster = {0, 0, 0};
   uint32_t sharedBytes = 0;
+  bool dependent = false; ///< see LaunchRule::dependent
 };
 
 class HostProgram;

@@ -26,6 +26,14 @@ namespace mlir::softmax {
 #define GEN_PASS_REGISTRATION
 #include "softmax/Conversion/Passes.h.inc"
 
+/// The unit attribute softmax-lower-to-gpu puts on a `gpu.launch_func` whose kernel may start
+/// as a programmatic dependent launch of the launch before it on the stream
+/// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; the kernel waits for that grid at
+/// `griddepcontrol.wait` before reading its results). The C++ API's launcher honours it; a
+/// launcher that ignores it (the JIT-compiled host code) is correct too, one launch after the
+/// other.
+inline constexpr llvm::StringLiteral kDependentLaunchAttrName = "softmax.dependent_launch";
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_CONVERSION_PASSES_H

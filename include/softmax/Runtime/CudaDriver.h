@@ -86,13 +86,17 @@ constexpr unsigned kMemAttachGlobal = 0x1;    // CU_MEM_ATTACH_GLOBAL
 
 // CUlaunchAttributeID values.
 constexpr int kLaunchAttrClusterDimension = 4; // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: the launch may start before the one
+// before it on the stream completes (the kernel waits for it with griddepcontrol.wait).
+constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
 
 /// The largest dynamic shared memory a kernel may use without opting in through
 /// kFuncAttrMaxDynamicSharedSizeBytes (48 KiB on every architecture since Volta).
 constexpr int kDefaultMaxDynamicSharedBytes = 48 * 1024;
 
 /// CUlaunchAttribute (cuda.h: `CUlaunchAttribute_st`): an id, padding to 8 bytes, and a 64-byte
-/// value union of which only the cluster dimensions are used here.
+/// value union of which only the cluster dimensions and the programmatic stream serialization
+/// flag are used here.
 struct LaunchAttribute {
   int id;
   char pad[4];
@@ -102,6 +106,7 @@ struct LaunchAttribute {
     struct {
       unsigned x, y, z;
     } clusterDim;
+    int programmaticStreamSerializationAllowed;
   } value;
 };
 static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute is 72 bytes");

@@ -33,6 +33,10 @@ struct TargetInfo {
   /// Whether the chip has bulk asynchronous copies from global to shared memory whose
   /// completion an mbarrier counts (cp.async.bulk, sm_90 on): the row_staged plan.
   bool bulkCopies = false;
+  /// Whether a launch may follow the one before it on its stream as a programmatic dependent
+  /// launch (sm_90 on): its blocks start while that grid finishes, and wait for its results at
+  /// `griddepcontrol.wait` (the row_split phases).
+  bool dependentLaunches = false;
 
   /// The facts of `chip` (sm_80, sm_86, sm_89, sm_90), or nothing for an unknown chip.
   static std::optional<TargetInfo> forChip(llvm::StringRef chip);

@@ -115,6 +115,7 @@ void writeFunction(Writer &w, const FunctionInfo &f) {
       for (const std::string &axis : *rule)
         w.string(axis);
     w.string(l.sharedBytes);
+    w.integer<uint8_t>(l.dependent);
   });
   w.string(f.workspaceBytes);
 }
@@ -144,7 +145,7 @@ Error readFunction(Reader &r, FunctionInfo &f) {
       if (Error e = r.integer(size))
         return e;
   }
-  if (Error e = r.count(n, 4 + 8 + 10 * 8))
+  if (Error e = r.count(n, 4 + 8 + 10 * 8 + 1))
     return e;
   f.launches.resize(n);
   for (LaunchRule &l : f.launches) {
@@ -163,6 +164,10 @@ Error readFunction(Reader &r, FunctionInfo &f) {
           return e;
     if (Error e = r.string(l.sharedBytes))
       return e;
+    uint8_t dependent;
+    if (Error e = r.integer(dependent))
+      return e;
+    l.dependent = dependent != 0;
   }
   return r.string(f.workspaceBytes);
 }
@@ -203,6 +208,7 @@ std::string ExecutableCodec::encode(const Executable &executable) {
         for (int i = 0; i < 3; ++i)
           w.integer<int32_t>(axes[i]);
       w.integer<int32_t>(l.sharedBytes);
+      w.integer<uint8_t>(l.dependent);
       w.list(l.operands, [&](const HostProgram::Operand &o) {
         w.integer<uint8_t>(o.isMemRef);
         w.integer<int32_t>(o.slot);
@@ -287,7 +293,7 @@ ExecutableCodec::decode(llvm::StringRef payload, const CompileOptions &options) 
       if (Error e = r.integer(in.imm))
         return std::move(e);
     }
-    if (Error e = r.count(count, 4 + 10 * 4 + 8))
+    if (Error e = r.count(count, 4 + 10 * 4 + 1 + 8))
       return std::move(e);
     program.launches.resize(count);
     for (HostProgram::LaunchInstr &l : program.launches) {
@@ -300,6 +306,10 @@ ExecutableCodec::decode(llvm::StringRef payload, const CompileOptions &options) 
             return std::move(e);
       if (Error e = r.integer(l.sharedBytes))
         return std::move(e);
+      uint8_t dependent;
+      if (Error e = r.integer(dependent))
+        return std::move(e);
+      l.dependent = dependent != 0;
       if (Error e = r.count(operands, 1 + 4 + 1))
         return std::move(e);
       l.operands.resize(operands);

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 using namespace softmax::api;
@@ -54,6 +55,16 @@ private:
   int mode = cuda::kStreamCaptureModeRelaxed;
   bool exchanged = false;
 };
+/// Whether launches marked dependent (LaunchRule::dependent) are made as programmatic dependent
+/// launches: yes unless $SOFTMAX_DEPENDENT_LAUNCHES is "0" (for measuring what they gain, or
+/// against a driver that mishandles them; the kernels are correct either way). Read once.
+bool dependentLaunchesEnabled() {
+  static const bool enabled = [] {
+    const char *value = std::getenv("SOFTMAX_DEPENDENT_LAUNCHES");
+    return !value || llvm::StringRef(value) != "0";
+  }();
+  return enabled;
+}
 } // namespace
 
 KernelStore::KernelStore(std::vector<std::string> sources)
@@ -379,18 +390,30 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
     const Launch &c = launch.config;
     runtime::CUfunction kernel = (*store)[c.kernel].function.load(std::memory_order_acquire);
     runtime::CUresult result;
-    if (c.cluster[0] == 0) {
+    // A dependent launch without cuLaunchKernelEx is an ordinary one (its kernel's wait then
+    // returns at once): correct, only without the overlap.
+    bool dependent = c.dependent && api.cuLaunchKernelEx && dependentLaunchesEnabled();
+    if (c.cluster[0] == 0 && !dependent) {
       result = api.cuLaunchKernel(kernel, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1],
                                   c.block[2], c.sharedBytes, cuStream, params.data(), nullptr);
     } else {
       if (!api.cuLaunchKernelEx)
         return makeError("@" + function + ": kernel " + kernels[c.kernel].name +
                          " is a cluster launch, which needs cuLaunchKernelEx (CUDA >= 11.8)");
-      cuda::LaunchAttribute attribute = {};
-      attribute.id = cuda::kLaunchAttrClusterDimension;
-      attribute.value.clusterDim = {static_cast<unsigned>(c.cluster[0]),
+      cuda::LaunchAttribute attributes[2] = {};
+      unsigned numAttributes = 0;
+      if (c.cluster[0] != 0) {
+        cuda::LaunchAttribute &cluster = attributes[numAttributes++];
+        cluster.id = cuda::kLaunchAttrClusterDimension;
+        cluster.value.clusterDim = {static_cast<unsigned>(c.cluster[0]),
                                     static_cast<unsigned>(c.cluster[1]),
                                     static_cast<unsigned>(c.cluster[2])};
+      }
+      if (dependent) {
+        cuda::LaunchAttribute &serialization = attributes[numAttributes++];
+        serialization.id = cuda::kLaunchAttrProgrammaticStreamSerialization;
+        serialization.value.programmaticStreamSerializationAllowed = 1;
+      }
       cuda::LaunchConfig config = {static_cast<unsigned>(c.grid[0]),
                                    static_cast<unsigned>(c.grid[1]),
                                    static_cast<unsigned>(c.grid[2]),
@@ -399,8 +422,8 @@ llvm::Error Executable::run(llvm::StringRef function, llvm::ArrayRef<Argument> a
                                    static_cast<unsigned>(c.block[2]),
                                    c.sharedBytes,
                                    cuStream,
-                                   &attribute,
-                                   1};
+                                   attributes,
+                                   numAttributes};
       result = api.cuLaunchKernelEx(&config, kernel, params.data(), nullptr);
     }
     if (result != cuda::kSuccess)

@@ -436,6 +436,7 @@ llvm::Error HostProgram::evaluate(const FunctionInfo &info, llvm::ArrayRef<Argum
       const LaunchInstr &launch = launches[in.imm];
       Launch config;
       config.kernel = launch.kernel;
+      config.dependent = launch.dependent;
       for (int i = 0; i < 3; ++i) {
         config.grid[i] = s[launch.grid[i]];
         config.block[i] = s[launch.block[i]];

@@ -127,6 +127,7 @@ public:
     int32_t grid[3] = {-1, -1, -1}, block[3] = {-1, -1, -1};
     int32_t cluster[3] = {-1, -1, -1}; ///< -1: not a cluster launch
     int32_t sharedBytes = -1;          ///< -1: none
+    bool dependent = false;            ///< LaunchRule::dependent
     llvm::SmallVector<Operand> operands;
   };
 

@@ -8,6 +8,8 @@
 
 #include "HostProgram.h"
 
+#include "softmax/Conversion/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -286,6 +288,7 @@ LogicalResult HostProgramBuilder::emitLaunch(gpu::LaunchFuncOp op) {
       rule.cluster[i] = stripParens(expr(clusterValues[i]));
     }
   }
+  launch.dependent = rule.dependent = op->hasAttr(mlir::softmax::kDependentLaunchAttrName);
   rule.sharedBytes = "0";
   if (Value shared = op.getDynamicSharedMemorySize()) {
     launch.sharedBytes = scalar(shared);

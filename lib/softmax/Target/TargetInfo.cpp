@@ -34,6 +34,7 @@ std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
   if (chip.starts_with("sm_90")) {
     info.clusterBlocks = 16;
     info.bulkCopies = true;
+    info.dependentLaunches = true;
   }
   return info;
 }

@@ -19,9 +19,12 @@
 // CHECK: %[[DISJOINT:.+]] = arith.ori %[[AFTER]], %[[BEFORE]] : i1
 // CHECK: %[[APPLIES:.+]] = arith.andi %{{.+}}, %[[DISJOINT]] : i1
 // CHECK: scf.if %[[APPLIES]] {
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_partial blocks in (%c100, %c1, %c1) threads in (%c256, %c1, %c1)
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_combine blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
-// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_normalize blocks in (%c100, %c1, %c1) threads in (%c256, %c1, %c1)
+// Combine and Normalize start as programmatic dependent launches of the phase before them (sm_90:
+// their blocks wait at griddepcontrol.wait, below); Partial follows whatever ran before it.
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_partial blocks in (%c100, %c1, %c1) threads in (%c256, %c1, %c1) args({{[^{}]*}}){{$}}
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_combine blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args({{.*}}) {softmax.dependent_launch}
+// CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_normalize blocks in (%c100, %c1, %c1) threads in (%c256, %c1, %c1) args({{.*}}) {softmax.dependent_launch}
+// (sm_80 has no dependent launches: lower-to-gpu-split-sm80.mlir.)
 // CHECK-NEXT: } else {
 // CHECK-NEXT: gpu.launch_func @softmax_kernels::@split_bf16_0_row_split_fallback blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
 // Partial: block b takes span b % 25 of row b / 25; its (max, sum) go, as two f32 words, into
@@ -29,6 +32,10 @@
 // row's offset, stride and column, in bytes), by thread 0.
 // CHECK-LABEL: gpu.func @split_bf16_0_row_split_partial(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// Partial lets Combine's blocks be scheduled at once and waits for nothing.
+// CHECK-NOT: griddepcontrol wait
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NOT: griddepcontrol
 // CHECK: %[[TID:.+]] = arith.remui %{{.+}}, %c256_i32 : i32
 // CHECK: %[[BID:.+]] = arith.index_cast %block_id_x : index to i32
 // CHECK: %[[SPAN:.+]] = arith.remui %[[BID]], %c25_i32 : i32
@@ -66,6 +73,9 @@
 // Combine: lane l merges the slots l, l + 256, ... of its row, the block reduces them, and the
 // same lanes write the row's (max, sum) back.
 // CHECK-LABEL: gpu.func @split_bf16_0_row_split_combine(
+// Combine lets Normalize's blocks be scheduled, then waits for Partial's words.
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: nvvm.griddepcontrol wait
 // CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %c256_i32 : i32
 // CHECK: %[[SPANS:.+]] = arith.ceildivui %{{.+}}, %c4096_i32 : i32
 // CHECK: scf.for %[[J:.+]] = %[[LANE]] to %[[SPANS]] step %c256_i32 iter_args
@@ -78,6 +88,10 @@
 // CHECK-COUNT-2: llvm.store
 // Normalize: every thread reads its block's slot, a barrier, then the span is stored.
 // CHECK-LABEL: gpu.func @split_bf16_0_row_split_normalize(
+// Normalize waits for Combine's words and has no dependent of its own.
+// CHECK-NOT: launch_dependents
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NOT: griddepcontrol
 // CHECK: %[[NSPAN:.+]] = arith.remui %{{.+}}, %c25_i32 : i32
 // CHECK: %[[NOWNS:.+]] = arith.cmpi slt, %[[NSPAN]], %{{.+}} : i32
 // CHECK: scf.if %[[NOWNS]] -> (f32, f32) {

@@ -305,11 +305,17 @@ void FunctionLowering::launchSplitKernels(FusedOp op, StrategyAttr plan, PlanKer
   } else {
     Value spread = arith::MulIOp::create(builder, loc, rowCount,
                                          buildRowSplitBlocks(builder, loc, plan, width));
-    // Launches on one stream run in order: each phase sees the last one's words.
+    // Launches on one stream run in order: each phase sees the last one's words. Where the
+    // target has them, Combine and Normalize are dependent launches that start while the phase
+    // before them finishes (buildRowSplitKernel).
     Value grids[] = {spread, rowCount, spread};
-    for (auto [kernel, blocks] : llvm::zip_equal(planKernels.split, grids))
-      gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, one, one}, threads,
-                                /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+    for (auto [i, kernel, blocks] : llvm::enumerate(planKernels.split, grids)) {
+      auto launch = gpu::LaunchFuncOp::create(builder, loc, kernel,
+                                              gpu::KernelDim3{blocks, one, one}, threads,
+                                              /*dynamicSharedMemorySize=*/Value(), kernelOperands);
+      if (i > 0 && target.dependentLaunches)
+        launch->setAttr(kDependentLaunchAttrName, builder.getUnitAttr());
+    }
   }
 }
 
@@ -394,13 +400,14 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       if (plan.getCluster() > 1)
         planKernels.split.push_back(
             buildRowSplitKernel(builder, kernels, uniqueKernelName(kernels, name + "_cluster"),
-                                op, plan, RowSplitPhase::Cluster));
+                                op, plan, RowSplitPhase::Cluster, /*dependentLaunches=*/false));
       else
         for (auto [phase, suffix] : {std::pair{RowSplitPhase::Partial, "_partial"},
                                      std::pair{RowSplitPhase::Combine, "_combine"},
                                      std::pair{RowSplitPhase::Normalize, "_normalize"}})
           planKernels.split.push_back(buildRowSplitKernel(
-              builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase));
+              builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase,
+              target.dependentLaunches));
       if (!rowCountAlternative)
         planKernels.general =
             buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,

@@ -174,7 +174,7 @@ public:
 
   void emit(RowKernelVariant variant);
   /// row_split: emits the kernel of `phase` (RowKernel.h).
-  void emitSplit(RowSplitPhase phase);
+  void emitSplit(RowSplitPhase phase, bool dependentLaunches);
   /// Whether the fast variant can apply (see hasFastVariant).
   bool fastVariantPossible();
   /// Host code: vectorsApply() and fastApplies() over the kernel's operands.
@@ -1432,9 +1432,17 @@ void KernelEmitter::emitSplitCombine() {
   storeSplitSlot(splitSlotColumn(store.getInductionVar()), max, sum);
 }
 
-void KernelEmitter::emitSplit(RowSplitPhase phase) {
+void KernelEmitter::emitSplit(RowSplitPhase phase, bool dependentLaunches) {
   bindArguments();
   splitPhase = phase;
+  if (dependentLaunches && phase != RowSplitPhase::Cluster) {
+    // The next phase's blocks may be scheduled from now on (they wait for this grid's end
+    // before reading its words); this phase waits for the last one's words before reading any.
+    if (phase != RowSplitPhase::Normalize)
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::launch_dependents);
+    if (phase != RowSplitPhase::Partial)
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  }
   // The host launches the split kernels only where the sizes fit i32 and the input and output
   // rows are misaligned alike (splitCondition): vectors with edge columns, 32-bit arithmetic.
   it = b.getI32Type();
@@ -1985,7 +1993,8 @@ Value mlir::softmax::buildRowSplitCondition(OpBuilder &builder, FusedOp op, Stra
 
 gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                                   StringRef name, FusedOp op, StrategyAttr plan,
-                                                  RowSplitPhase phase) {
+                                                  RowSplitPhase phase,
+                                                  bool dependentLaunches) {
   assert(plan.getPlan() == KernelPlan::row_split && "not a row_split plan");
   assert((phase == RowSplitPhase::Cluster) == (plan.getCluster() > 1) &&
          "a row_split plan over a cluster has the one Cluster kernel");
@@ -2013,6 +2022,6 @@ gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUMo
                     op, getRowSplitFallback(plan), RowKernelVariant::General))));
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
-  KernelEmitter(builder, op, plan, func).emitSplit(phase);
+  KernelEmitter(builder, op, plan, func).emitSplit(phase, dependentLaunches);
   return func;
 }

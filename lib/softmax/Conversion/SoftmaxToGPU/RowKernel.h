@@ -139,8 +139,16 @@ gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, Strin
 enum class RowSplitPhase { Partial, Combine, Normalize, Cluster };
 
 /// Builds `gpu.func @name` in `module` computing `phase` of `op` with the row_split `plan`.
+/// With `dependentLaunches` (sm_90 on) the three phases overlap their launches: Partial and
+/// Combine let the next phase's blocks start at once (`griddepcontrol.launch_dependents`), and
+/// Combine and Normalize wait for the phase before them to finish and its words to be visible
+/// (`griddepcontrol.wait`) before they read any; the host launches Combine and Normalize as
+/// programmatic dependent launches (kDependentLaunchAttrName). Launched without, the wait
+/// returns at once and the phases run one after the other as any launches on a stream.
 gpu::GPUFuncOp buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
-                                   FusedOp op, StrategyAttr plan, RowSplitPhase phase);
+                                   FusedOp op, StrategyAttr plan, RowSplitPhase phase,
+                                   bool dependentLaunches);
+
 
 /// Host code: the blocks a row_split launch gives each row of `width` (index) columns,
 /// ceil(width / span).

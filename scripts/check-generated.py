@@ -289,7 +289,9 @@ def main():
                                             softmax_gen.generate(seed), timeout.cmd, "")
 
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            for what, seed, result, note in pool.map(one, jobs):
+            # Printed as they finish, so that a run stopped early keeps what it checked.
+            done = concurrent.futures.as_completed([pool.submit(one, job) for job in jobs])
+            for what, seed, result, note in (future.result() for future in done):
                 if result == "ok":
                     print(f"ok: {what} seed {seed}: {note}", flush=True)
                     if what == "compile":

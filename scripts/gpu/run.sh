@@ -406,15 +406,21 @@ profile() {
 # the failed checks, max_abs the largest error of any checked output.
 # Generated programs (scripts/softmax_gen.py, docs/fuzzing.md) run on the device, each checked
 # by softmax-run against its float64 reference: GEN_SEEDS (default 1-1200), GEN_JOBS at once
-# (default 16). Every program's line in generated.txt; the failures and the summary here.
+# (default 16), stopped after GEN_TIMEOUT seconds (default 480; then the row counts the
+# programs that finished). Every program's line in generated.txt; the failures and the summary
+# here.
 generated() {
   local start=$SECONDS code summary status=PASS
-  python3 "$root/scripts/check-generated.py" --softmax-run "$run" --gpu "${GEN_SEEDS:-1-1200}" \
-    --jobs "${GEN_JOBS:-16}" --keep "$work/generated" > "$out/generated.txt" 2>&1
+  timeout "${GEN_TIMEOUT:-480}" python3 "$root/scripts/check-generated.py" --softmax-run "$run" \
+    --gpu "${GEN_SEEDS:-1-1200}" --jobs "${GEN_JOBS:-16}" --keep "$work/generated" \
+    > "$out/generated.txt" 2>&1
   code=$?
+  [ "$code" = 124 ] && echo "generated: stopped after ${GEN_TIMEOUT:-480} s with $(grep -c '^ok: ' \
+    "$out/generated.txt") programs checked" | tee -a "$out/generated.txt"
   grep -vE '^ok: ' "$out/generated.txt" | head -200
   [ "$code" = 0 ] || { status=FAIL; failures=$((failures + 1)); }
-  summary=$(sed -n 's/^generated: .*on the GPU //p' "$out/generated.txt" | tail -1)
+  summary=$(sed -n 's/^generated: .*on the GPU //p; s/^generated: \(stopped.*\)/\1/p' \
+    "$out/generated.txt" | tail -1)
   local row
   row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated "$status" "$code" \
     - - - - "$(grep -c '^FAIL' "$out/generated.txt")" - - $((SECONDS - start)) \

@@ -239,7 +239,7 @@ def check_gpu(seed, args, work):
     sizes = gpu_sizes(program, rng)
     src = work / f"gpu_{seed}.mlir"
     src.write_text(program.text())
-    cmd = [args.softmax_run, str(src), f"--entry={program.name}", f"--seed={seed}",
+    cmd = [args.softmax_run, *args.runner_arg, str(src), f"--entry={program.name}", f"--seed={seed}",
            f"--scalar={rng.choice([0.5, 2.0, -1.5, 0.75, 1.0])}"]
     for _, kind, _, arg_shape in program.arg_shapes:
         if kind != "scalar" and any(softmax_gen.is_dyn(d) for d in arg_shape):
@@ -262,6 +262,10 @@ def main():
     parser.add_argument("--evaluate", default="", help="seeds to evaluate, e.g. 1-10")
     parser.add_argument("--gpu", default="", help="seeds to run on the GPU, e.g. 1-1000")
     parser.add_argument("--jobs", type=int, default=1, help="programs at once (--gpu)")
+    parser.add_argument("--runner-arg", action="append", default=[],
+                        help="an extra softmax-run argument of --gpu (repeat it); "
+                             "--runner-arg=--emulate-device checks the commands on a machine "
+                             "without a GPU")
     parser.add_argument("--keep", help="write the programs and files here (default: a temp dir)")
     args = parser.parse_args()
     if (args.evaluate or args.gpu) and not args.softmax_run:

@@ -808,3 +808,44 @@ TEST(FloatFormatsTest, AgreesWithAPFloatAndTheHardwareOnRandomDoubles) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// f32 intermediates (EvaluateOptions), the runner's second admissible result
+//===----------------------------------------------------------------------===//
+
+namespace {
+TEST_F(ReferenceTest, F32IntermediatesRoundEachPrologueStep) {
+  // Logits -30000 + 0.3 and -30000: 0.3 apart in double, 0.30078125 in f32 (which holds
+  // -29999.7 to 2^-9), as the kernels' f32 arithmetic has them; the softmax shows the difference
+  // (2e-4), for a separate op and for a fused step alike.
+  const char *separate = R"mlir(
+func.func @f(%x: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %y = softmax.add_bias %x, %b : tensor<2xf32>, tensor<2xf32>
+  %z = softmax.softmax %y : tensor<2xf32>
+  return %z : tensor<2xf32>
+}
+)mlir";
+  const char *fused = R"mlir(
+func.func @f(%x: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %y = softmax.fused softmax %x (%b : tensor<2xf32>) axis = 0 prologue [#softmax.bias<0>] : tensor<2xf32> -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+)mlir";
+  for (const char *source : {separate, fused}) {
+    func::FuncOp fn = parse(source);
+    ASSERT_TRUE(fn) << source;
+    std::vector<HostValue> args = {tensorOf({2}, {-30000.0, -30000.0}),
+                                   tensorOf({2}, {0.3, 0.0})};
+    std::string error;
+    FailureOr<std::vector<HostValue>> f64 = evaluate(fn, args, error);
+    ASSERT_TRUE(succeeded(f64)) << error;
+    FailureOr<std::vector<HostValue>> f32 =
+        evaluate(fn, args, error, EvaluateOptions{/*f32Intermediates=*/true});
+    ASSERT_TRUE(succeeded(f32)) << error;
+    double y64 = (*f64)[0].tensor.data[0], y32 = (*f32)[0].tensor.data[0];
+    EXPECT_NEAR(y64, 1.0 / (1.0 + std::exp(-0.3)), 1e-7) << source;
+    EXPECT_NEAR(y32, 1.0 / (1.0 + std::exp(-0.30078125)), 1e-7) << source;
+    EXPECT_GT(y32 - y64, 1e-4) << source;
+  }
+}
+} // namespace

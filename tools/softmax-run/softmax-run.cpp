@@ -141,6 +141,12 @@ static cl::opt<bool> emulateDevice(
     cl::desc("Testing aid: no GPU; the 'device' outputs are the reference's own results, "
              "written at the row stride, so the check must pass"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<bool> emulateF32(
+    "emulate-f32", cl::Hidden,
+    cl::desc("Testing aid, with --emulate-device: the 'device' outputs are the program evaluated "
+             "with every prologue step rounded to f32, as the kernels compute (not their fused "
+             "multiply-adds), instead of the reference's own"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<bool> printFillPtx(
     "print-fill-ptx", cl::Hidden,
     cl::desc("Testing aid: print the PTX of the device input fill kernels and exit"),
@@ -237,6 +243,7 @@ static RunnerOptions readCommandLine() {
   options.deviceOrdinal = deviceOrdinal;
   options.jitWithoutGPU = jitWithoutGPU;
   options.emulateDevice = emulateDevice;
+  options.emulateF32 = emulateF32;
   options.launcher = launcher;
   options.pipeline.cacheDir = cacheDir;
   options.jsonFile = jsonFile;

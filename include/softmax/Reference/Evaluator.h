@@ -62,6 +62,16 @@ struct HostValue {
   static HostValue ofTensor(HostTensor tensor);
 };
 
+/// How an evaluation treats intermediates.
+struct EvaluateOptions {
+  /// Round the result of every prologue step (softmax.scale, softmax.add_bias, softmax.mask and
+  /// a softmax.fused op's scale, bias and mask steps) to f32, as the kernels' f32 arithmetic
+  /// rounds (approximately: not their fused multiply-adds). Off, the reference: every value a
+  /// double. A diagnostic of how far an f32 evaluation moves a program's results
+  /// (the runner's second admissible result, docs/runner.md).
+  bool f32Intermediates = false;
+};
+
 /// Evaluates `fn` on `args` (one per function argument, in order). Tensor arguments give the
 /// dynamic dimensions; their shapes must agree with the declared types. Float arguments are taken
 /// as they are (they are expected to be representable in their declared types already).
@@ -73,13 +83,15 @@ struct HostValue {
 ///
 /// The results are not rounded to their declared types: call roundToStorage() for that.
 llvm::FailureOr<std::vector<HostValue>> evaluate(func::FuncOp fn, llvm::ArrayRef<HostValue> args,
-                                                 std::string &error);
+                                                 std::string &error,
+                                                 EvaluateOptions options = {});
 
 /// evaluate(), taking the arguments over instead of copying them: their tensors become the
 /// working storage of the ops (a chain on a large tensor then needs no second copy of it), and
 /// `args` is moved from.
 llvm::FailureOr<std::vector<HostValue>>
-evaluateConsuming(func::FuncOp fn, std::vector<HostValue> &&args, std::string &error);
+evaluateConsuming(func::FuncOp fn, std::vector<HostValue> &&args, std::string &error,
+                  EvaluateOptions options = {});
 
 /// The float format of `type` (f64, f32, f16, bf16), or nothing for other types.
 std::optional<FloatFormat> getFloatFormat(Type type);

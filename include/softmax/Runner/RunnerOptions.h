@@ -75,6 +75,10 @@ struct RunnerOptions {
   int deviceOrdinal = 0;
   bool jitWithoutGPU = false; ///< testing aid: JIT and call without a driver
   bool emulateDevice = false; ///< testing aid: the reference's results are the device's
+  /// Testing aid, with emulateDevice: the "device" results are the program evaluated with f32
+  /// intermediates (EvaluateOptions::f32Intermediates), as the kernels compute, instead of the
+  /// reference's own; --output then writes what an f32 evaluation gives.
+  bool emulateF32 = false;
   LauncherKind launcher = LauncherKind::Default; ///< resolved by verifyRunnerOptions
   std::string jsonFile;
 

@@ -407,7 +407,7 @@ LogicalResult applyMask(HostTensor &t, MaskKind kind, const HostTensor *operand,
 
 class Evaluator {
 public:
-  explicit Evaluator(std::string &error) : error(error) {}
+  Evaluator(std::string &error, EvaluateOptions options) : error(error), options(options) {}
 
   /// Evaluates `fn` on `args`, moving them out of `owned` (the same values) when it is given.
   FailureOr<std::vector<HostValue>> run(func::FuncOp fn, ArrayRef<HostValue> args,
@@ -439,7 +439,14 @@ private:
   /// Drops the values whose last use is `op`.
   void release(Operation *op);
 
+  /// After a prologue step: rounds to f32 with EvaluateOptions::f32Intermediates.
+  void stepDone(HostTensor &t) const {
+    if (options.f32Intermediates)
+      roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), FloatFormat::F32);
+  }
+
   std::string &error;
+  EvaluateOptions options;
   llvm::DenseMap<Value, HostValue> env;
   llvm::DenseMap<Value, int64_t> remainingUses;
   std::vector<HostValue> results;
@@ -588,14 +595,17 @@ LogicalResult Evaluator::evaluateFused(FusedOp op, HostTensor &t) {
   for (Attribute step : op.getPrologue()) {
     if (auto scale = dyn_cast<ScaleStepAttr>(step)) {
       scaleAll(t, toDouble(scale.getFactor()));
+      stepDone(t);
     } else if (auto scaleBy = dyn_cast<ScaleByStepAttr>(step)) {
       FailureOr<double> factor = scalar(op, op.getSideOperands()[scaleBy.getOperand()]);
       if (failed(factor))
         return failure();
       scaleAll(t, *factor);
+      stepDone(t);
     } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
       if (failed(addBias(t, tensor(op.getSideOperands()[bias.getOperand()]), why)))
         return fail(op, why);
+      stepDone(t);
     } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
       const HostTensor *operand = nullptr;
       if (mask.getKind() != MaskKind::causal)
@@ -603,6 +613,7 @@ LogicalResult Evaluator::evaluateFused(FusedOp op, HostTensor &t) {
       if (failed(applyMask(t, mask.getKind(), operand, axis, mask.getOffset(),
                            toDouble(mask.getFill()), why)))
         return fail(op, why);
+      stepDone(t);
     } else if (auto round = dyn_cast<RoundStepAttr>(step)) {
       std::optional<FloatFormat> format = getFloatFormat(round.getType());
       if (!format)
@@ -682,6 +693,7 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
     }
     HostTensor t = takeTensor(s.getInput());
     scaleAll(t, factor);
+    stepDone(t);
     return finish(s.getResult(), std::move(t));
   }
 
@@ -689,6 +701,7 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
     HostTensor t = takeTensor(b.getInput());
     if (failed(addBias(t, tensor(b.getBias()), why)))
       return fail(op, why);
+    stepDone(t);
     return finish(b.getResult(), std::move(t));
   }
 
@@ -700,6 +713,7 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
     if (failed(applyMask(t, m.getKind(), operand, m.getNormalizedAxis(),
                          static_cast<int64_t>(m.getOffset()), toDouble(m.getFill()), why)))
       return fail(op, why);
+    stepDone(t);
     return finish(m.getResult(), std::move(t));
   }
 
@@ -726,15 +740,16 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
 } // namespace
 
 FailureOr<std::vector<HostValue>>
-mlir::softmax::reference::evaluate(func::FuncOp fn, ArrayRef<HostValue> args, std::string &error) {
-  Evaluator evaluator(error);
+mlir::softmax::reference::evaluate(func::FuncOp fn, ArrayRef<HostValue> args, std::string &error,
+                                   EvaluateOptions options) {
+  Evaluator evaluator(error, options);
   return evaluator.run(fn, args, /*owned=*/nullptr);
 }
 
 FailureOr<std::vector<HostValue>>
 mlir::softmax::reference::evaluateConsuming(func::FuncOp fn, std::vector<HostValue> &&args,
-                                            std::string &error) {
-  Evaluator evaluator(error);
+                                            std::string &error, EvaluateOptions options) {
+  Evaluator evaluator(error, options);
   std::vector<HostValue> owned = std::move(args);
   return evaluator.run(fn, owned, &owned);
 }

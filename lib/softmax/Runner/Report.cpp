@@ -120,6 +120,7 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
                                                                 : output.expectedFile);
           json.attribute("elements", c.elements);
           json.attribute("mismatches", c.mismatches);
+          json.attribute("accepted_by_f32_evaluation", c.acceptedByAlternative);
           json.attribute("unwritten", c.unwritten);
           json.attribute("padding_touched", c.paddingTouched);
           json.attribute("max_abs_error", c.maxAbsError);
@@ -243,6 +244,9 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
       os << ": not compared (--no-check)";
     }
     os << ", mismatches " << c.mismatches << ", unwritten " << c.unwritten;
+    if (c.acceptedByAlternative > 0)
+      os << ", " << c.acceptedByAlternative
+         << " element(s) off the float64 reference but within tolerance of the f32 evaluation";
     if (report.rowStride > 0)
       os << ", padding touched " << c.paddingTouched;
     os << "\n";

@@ -423,7 +423,7 @@ generated() {
     "$out/generated.txt" | tail -1)
   local row
   row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated "$status" "$code" \
-    - - - - "$(grep -c '^FAIL' "$out/generated.txt")" - - $((SECONDS - start)) \
+    - - - - "$(grep -c '^FAIL: gpu seed' "$out/generated.txt")" - - $((SECONDS - start)) \
     "${summary:-see generated.txt} (seeds ${GEN_SEEDS:-1-1200})")
   rows+=("$row")
   echo "$row"

@@ -49,6 +49,9 @@ llvm::Error softmax::runner::verifyRunnerOptions(RunnerOptions &options) {
   if (options.jitWithoutGPU && options.emulateDevice)
     return error("--jit-without-gpu and --emulate-device cannot be combined (the one calls the "
                  "host code without a GPU, the other emulates its results without calling it)");
+  if (options.emulateF32 && !options.emulateDevice)
+    return error("--emulate-f32 chooses what --emulate-device hands back as the device's results: "
+                 "it needs --emulate-device");
   if (options.jitWithoutGPU && options.launcher == LauncherKind::API)
     return error("--jit-without-gpu calls the generated host code: it needs "
                  "--launcher=host-code, not api");

@@ -318,7 +318,8 @@ static void emit(const char *format, ...) {
 static const struct {
   int64_t rows, width;
   const char *plan, *plan16; /* the plan for f32, and for bf16 and f16 */
-  const char *dynamicPlan;    /* a dynamic row count's (not split), where it differs: f32, 16-bit */
+  const char *dynamicPlan;    /* a dynamic row count's plan for the null pointers of the label
+                                 (the host splits real, disjoint ones): f32, 16-bit */
   const char *dynamicPlan16;
 } kShapes[] = {
     {333, 32, "multi_row", "multi_row"},      {257, 100, "multi_row", "multi_row"},

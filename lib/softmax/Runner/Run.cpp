@@ -454,7 +454,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   // The float64 reference of the unfused program, rounded to the result types; for a program
   // with prologue steps the inputs are kept for a second admissible result, the program
   // evaluated with f32 intermediates (as the kernels compute; docs/runner.md, "Tolerances"),
-  // evaluated only if an element misses the first.
+  // evaluated only if an element misses the first (at most once: it takes the kept inputs).
   using mlir::softmax::reference::HostValue;
   std::vector<HostValue> referenceResults, f32Results;
   bool doCheck = session.doCheck || opts.emulateDevice;
@@ -495,7 +495,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   }
   values.clear();
   if (opts.emulateDevice && opts.emulateF32 && hasPrologue) {
-    if (!evaluateReference(keptValues, /*f32=*/true, f32Results))
+    if (!evaluateReference(std::move(keptValues), /*f32=*/true, f32Results))
       return endCase(report, kExitUsage, "REFERENCE-ERROR");
     emulateOutputs(buffers, f32Results, outputImages);
   } else if (opts.emulateDevice) {
@@ -524,7 +524,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
                                    signature.outputsOverLastAxis[o]);
     if (output.compare.mismatches > 0 && hasPrologue && doCheck) {
       // The second admissible result: the same program with f32 intermediates.
-      if (f32Results.empty() && !evaluateReference(keptValues, /*f32=*/true, f32Results))
+      if (f32Results.empty() && !evaluateReference(std::move(keptValues), /*f32=*/true, f32Results))
         return endCase(report, kExitUsage, "REFERENCE-ERROR");
       output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
                                      outputImages[o].data(), tensor.stride, reference, output.kind,

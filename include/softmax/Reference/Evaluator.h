@@ -68,7 +68,7 @@ struct EvaluateOptions {
   /// a softmax.fused op's scale, bias and mask steps) to f32, as the kernels' f32 arithmetic
   /// rounds (approximately: not their fused multiply-adds). Off, the reference: every value a
   /// double. A diagnostic of how far an f32 evaluation moves a program's results
-  /// (the runner's second admissible result, docs/runner.md).
+  /// (the runner's second admissible result, docs/reference.md).
   bool f32Intermediates = false;
 };
 

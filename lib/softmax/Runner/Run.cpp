@@ -453,7 +453,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
 
   // The float64 reference of the unfused program, rounded to the result types; for a program
   // with prologue steps the inputs are kept for a second admissible result, the program
-  // evaluated with f32 intermediates (as the kernels compute; docs/runner.md, "Tolerances"),
+  // evaluated with f32 intermediates (as the kernels compute; docs/reference.md),
   // evaluated only if an element misses the first (at most once: it takes the kept inputs).
   using mlir::softmax::reference::HostValue;
   std::vector<HostValue> referenceResults, f32Results;

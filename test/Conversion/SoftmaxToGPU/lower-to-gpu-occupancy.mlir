@@ -204,3 +204,73 @@ func.func @general4_log(%x: tensor<4096x3001xbf16>) -> tensor<4096x3001xbf16> {
   %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>]} : tensor<4096x3001xbf16> -> tensor<4096x3001xbf16>
   return %0 : tensor<4096x3001xbf16>
 }
+
+// One vector of 8 a thread on 64 lanes or more: 64 warps (32 registers) without a prologue,
+// 48 (40) with a step, whose operands ptxas kept beside the partial row's tests (12 bytes of
+// spill at 32: generated seeds 1362, 1397, 1508, 1541). The Full kernel folds the tests away.
+// CHECK-LABEL: gpu.func @scaled8_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 40 : i32
+// CHECK-LABEL: gpu.func @scaled8_0_row_registers_0_full(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @scaled8(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// CHECK-LABEL: gpu.func @plain8_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @plain8(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 4, vector = 8, chunks = 1>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// Sixteen values beside a mask and a scalar factor: 48 (4 bytes of spill at 40, seed 1362).
+// CHECK-LABEL: gpu.func @mask_factor16_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 48 : i32
+func.func @mask_factor16(%x: tensor<?x?xbf16>, %m: tensor<1xi1>, %s: f32) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x(%m, %s : tensor<1xi1>, f32) axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = 0xFFF0000000000000>, #softmax.scale_by<1>] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// log_softmax of 32 values under a limiting mask and a scalar factor keeps its plan's budget,
+// 8 more for the prologue's state (FusedOp::getPrologueStateRegisters), and no Full kernel at
+// the 24-warp target, where it spilled 4-20 bytes (generated seeds 469 and 1291).
+// CHECK-LABEL: gpu.func @log_limit_factor32_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 128 : i32
+// CHECK-NOT: gpu.func @log_limit_factor32_0_row_registers_0_full(
+// CHECK-LABEL: gpu.func @log_limit_factor32_0_row_registers_0_general(
+func.func @log_limit_factor32(%x: tensor<?x?xf16>, %l: tensor<?xi64>, %s: f32) -> tensor<?x?xf16> {
+  %0 = softmax.fused log_softmax %x(%l, %s : tensor<?xi64>, f32) axis = 1 prologue [#softmax.mask<padding, operand = 0, fill = 0xFFF0000000000000>, #softmax.scale_by<1>] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xf16> -> tensor<?x?xf16>
+  return %0 : tensor<?x?xf16>
+}
+
+// The general kernel of a static width held packed over a cluster: 8 more than its fast
+// kernel for the edge columns (8 bytes of spill at 80: generated seed 1118).
+// CHECK-LABEL: gpu.func @packed_general_0_row_cluster(
+// CHECK-SAME: nvvm.maxnreg = 80 : i32
+// CHECK-LABEL: gpu.func @packed_general_0_row_cluster_general(
+// CHECK-SAME: nvvm.maxnreg = 88 : i32
+func.func @packed_general(%x: tensor<64x57856xbf16>) -> tensor<64x57856xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_cluster, lanes = 256, rows = 1, vector = 8, chunks = 8, cluster = 4>]} : tensor<64x57856xbf16> -> tensor<64x57856xf16>
+  return %0 : tensor<64x57856xf16>
+}
+
+// Two masks with finite fills: 8 more for the prologue's state (12 bytes of spill without it:
+// generated seed 683); 32 values beside the boolean mask's 32 bits, 2 rows' edge columns.
+// CHECK-LABEL: gpu.func @two_finite_fills_0_multi_row_0(
+// CHECK-SAME: nvvm.maxnreg = 200 : i32
+func.func @two_finite_fills(%x: tensor<?x?xbf16>, %m: tensor<?x?xi1>, %l: tensor<?xi64>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x(%m, %l : tensor<?x?xi1>, tensor<?xi64>) axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = -3.0e+04>, #softmax.mask<padding, operand = 1, fill = 0.0>] {strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// A hand-written 16-bit plan on vectors of 2 (4 bytes) keeps its budget: an address a load,
+// 12-16 bytes of spill at the 40 and 48 of the targets (generated seed 2133).
+// CHECK-LABEL: gpu.func @narrow_vector_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 96 : i32
+// CHECK-LABEL: gpu.func @narrow_vector_0_row_registers_general(
+// CHECK-SAME: nvvm.maxnreg = 96 : i32
+func.func @narrow_vector(%x: tensor<4096x1024xbf16>) -> tensor<4096x1024xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 8, vector = 2, chunks = 8>]} : tensor<4096x1024xbf16> -> tensor<4096x1024xbf16>
+  return %0 : tensor<4096x1024xbf16>
+}

@@ -80,6 +80,21 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
                                  "which "
                               << target.chip << " lacks (sm_90 on)";
     bool shared = plan.getPlan() == KernelPlan::row_shared;
+    // A two-pass plan holds a span's values in registers: one whose estimate (the span's
+    // values, its side operands) passes what a block of its threads may have spills, hundreds
+    // of bytes (hand-written chunked_online plans of 64 values on 1024 threads: 208-356
+    // bytes, generated seeds 650, 1382, 1386, 1522). The chosen plans fit by construction.
+    if (shared || plan.getPlan() == KernelPlan::chunked_online) {
+      int64_t need = getRowKernelRegisterNeed(op, plan, RowKernelVariant::Fast);
+      int64_t room = target.registersPerThread(plan.getBlockSize());
+      if (need > room)
+        return op.emitOpError()
+               << "'strategies' entry " << i << " (" << plan << ") needs about " << need
+               << " registers a thread for its " << plan.getVector() * plan.getChunks()
+               << " values a span, but a block of " << plan.getBlockSize() << " threads leaves "
+               << room << " on " << target.chip
+               << "; use fewer values a span (vector x chunks) or fewer threads a block";
+    }
     if (!shared && plan.getPlan() != KernelPlan::row_staged)
       continue;
     int64_t width = op.getRowWidth();

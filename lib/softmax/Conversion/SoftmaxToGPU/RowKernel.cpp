@@ -1751,38 +1751,8 @@ Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, S
   return KernelEmitter(builder, op, plan, nullptr).fastCondition(kernelOperands);
 }
 
-int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
-                                             RowKernelVariant variant) {
-  if (plan.getPlan() == KernelPlan::row_staged)
-    return kRowStagedRegisters;
-  // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
-  // 32 registers) and spills to get there. The plan was sized for its values plus the
-  // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
-  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
-  // Packed 16-bit values (holdsPackedRowValues): half a register a value and 48 for the rest,
-  // 24 more in the general kernel of a dynamic width (64-bit arithmetic, edge columns, a test
-  // a chunk). ptxas -v fits the chosen plans (64 values a thread over clusters of 2 to 16
-  // blocks, static and dynamic widths, bf16 and f16) there without spilling (the general
-  // kernels of the dynamic tiers spilled 8-28 bytes at 80; static 50257 columns fit 80); a
-  // general kernel over more than 8 blocks (the other blocks' slots) the registers of two
-  // blocks a multiprocessor (f16 200001 columns over 13 blocks spilled 16 bytes at 80 and 4 at
-  // 104; the fast kernels fit 80, and at 128 bf16 200000 and 262144 ran at 0.45 and 0.52x
-  // copy against 0.63 at 80: compare-188896a in bench/results/2026-12-03-h200), where the f32 estimate below gave them 128 and ptxas took about 100; capped,
-  // three blocks of 256 threads fit a multiprocessor instead of two, and bf16 32768-262144
-  // columns ran at 0.63-0.82x copy against 0.51-0.69 (bench/results/2026-12-03-h200/
-  // packed-rows-*.txt).
-  if (holdsPackedRowValues(op, plan)) {
-    int64_t values = plan.getVector() * plan.getChunks();
-    int64_t general =
-        variant == RowKernelVariant::General && ShapedType::isDynamic(op.getRowWidth()) ? 24 : 0;
-    // f32 results store 16 vectors of 4 a thread: their addresses need more (the dynamic f16
-    // tiers spilled 4-52 bytes at 80).
-    int64_t manyChunks = plan.getChunks() > 8 ? 24 : 0;
-    int64_t needed = llvm::alignTo(values / 2 + 48 + general + manyChunks, 8);
-    if (variant == RowKernelVariant::General && plan.getCluster() > 8)
-      needed = std::max<int64_t>(needed, 65536 / (2 * threads) / 8 * 8);
-    return std::clamp<int64_t>(needed, 40, std::min<int64_t>(255, 65536 / threads / 8 * 8));
-  }
+int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
+                                                RowKernelVariant variant) {
   bool registerPlan = plan.isRegisterPlan();
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),
@@ -1810,7 +1780,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   int64_t side =
       op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks() + edgeValues);
   if (registerPlan)
-    needed += side + (general && side > 0 ? 24 : 0);
+    needed += side + (general && side > 0 ? 24 : 0) + op.getPrologueStateRegisters();
   else
     needed += side / 8 + (general && side > 0 ? 24 + side / 2 : 0);
   // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
@@ -1818,6 +1788,48 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // bytes at the register plan's budget).
   if (plan.getPlan() == KernelPlan::row_cluster)
     needed += 2 * plan.getCluster() + 16;
+  return needed;
+}
+
+int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
+                                             RowKernelVariant variant) {
+  if (plan.getPlan() == KernelPlan::row_staged)
+    return kRowStagedRegisters;
+  // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
+  // 32 registers) and spills to get there. The plan was sized for its values plus the
+  // prefetched next row and the overhead (SelectStrategy.cpp): give ptxas that budget instead.
+  int32_t threads = static_cast<int32_t>(plan.getBlockSize());
+  // Packed 16-bit values (holdsPackedRowValues): half a register a value and 48 for the rest,
+  // 24 more in the general kernel of a dynamic width (64-bit arithmetic, edge columns, a test
+  // a chunk). ptxas -v fits the chosen plans (64 values a thread over clusters of 2 to 16
+  // blocks, static and dynamic widths, bf16 and f16) there without spilling (the general
+  // kernels of the dynamic tiers spilled 8-28 bytes at 80; static 50257 columns fit 80); a
+  // general kernel over more than 8 blocks (the other blocks' slots) the registers of two
+  // blocks a multiprocessor (f16 200001 columns over 13 blocks spilled 16 bytes at 80 and 4 at
+  // 104; the fast kernels fit 80, and at 128 bf16 200000 and 262144 ran at 0.45 and 0.52x
+  // copy against 0.63 at 80: compare-188896a in bench/results/2026-12-03-h200), where the
+  // f32 estimate below gave them 128 and ptxas took about 100; capped,
+  // three blocks of 256 threads fit a multiprocessor instead of two, and bf16 32768-262144
+  // columns ran at 0.63-0.82x copy against 0.51-0.69 (bench/results/2026-12-03-h200/
+  // packed-rows-*.txt).
+  if (holdsPackedRowValues(op, plan)) {
+    int64_t values = plan.getVector() * plan.getChunks();
+    // The general kernel of a static width takes 8 (its edge columns: bf16 in, f16 out, 57856
+    // columns over a cluster spilled 8 bytes at 80; generated seed 1118).
+    int64_t general = variant != RowKernelVariant::General         ? 0
+                      : ShapedType::isDynamic(op.getRowWidth()) ? 24
+                                                                : 8;
+    // f32 results store 16 vectors of 4 a thread: their addresses need more (the dynamic f16
+    // tiers spilled 4-52 bytes at 80).
+    int64_t manyChunks = plan.getChunks() > 8 ? 24 : 0;
+    int64_t needed = llvm::alignTo(values / 2 + 48 + general + manyChunks, 8);
+    if (variant == RowKernelVariant::General && plan.getCluster() > 8)
+      needed = std::max<int64_t>(needed, 65536 / (2 * threads) / 8 * 8);
+    return std::clamp<int64_t>(needed, 40, std::min<int64_t>(255, 65536 / threads / 8 * 8));
+  }
+  int64_t needed = getRowKernelRegisterNeed(op, plan, variant);
+  int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
+  bool noRowSide = op.getRowSideOperandRegisters(1) == 0;
   int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
                                           std::min<int64_t>(255, 65536 / threads / 8 * 8));
   // row_cluster without values of side operands along the row: two blocks a multiprocessor
@@ -1831,7 +1843,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // whose read tests need a few more too (two causal masks: 8 bytes, seed 325).
   int64_t twoBlocks = 65536 / (2 * threads) / 8 * 8;
   bool masked = llvm::any_of(op.getPrologue(), llvm::IsaPred<MaskStepAttr>);
-  if (plan.getPlan() == KernelPlan::row_cluster && side == 0 &&
+  if (plan.getPlan() == KernelPlan::row_cluster && noRowSide &&
       op.getNormalization() != Normalization::log_softmax && !masked &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);
@@ -1862,9 +1874,16 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   bool spillsWhenPartial =
       values > 8 && values != 24 &&
       (threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128));
+  // log_softmax under a mask that bounds the read (a limit a row) and a scalar factor, 32
+  // values a thread: ptxas spilled 4-20 bytes at the 80 of the 24-warp target (generated seeds
+  // 469 and 1291, the multi_row and row_registers tiers of 1025-4096 columns).
+  bool logWithLimitAndFactor =
+      op.getNormalization() == Normalization::log_softmax && values > 16 && masked &&
+      llvm::any_of(op.getPrologue(), llvm::IsaPred<ScaleByStepAttr>);
   bool spills = (!fullSpan && spillsWhenPartial) ||
                 (threads > 256 && values > 16 &&
-                 op.getNormalization() == Normalization::log_softmax);
+                 op.getNormalization() == Normalization::log_softmax) ||
+                logWithLimitAndFactor;
   // f32 results of 16-bit inputs store twice the bytes from the same registers: ptxas spilled
   // them at these targets (generated seeds 18 and 31: 8-36 bytes), so only 16-bit results.
   bool narrowResult = op.getResult().getType().getElementTypeBitWidth() < 32;
@@ -1875,8 +1894,12 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     auto mask = dyn_cast<MaskStepAttr>(step);
     return mask && !(mask.getFill().isInfinity() && mask.getFill().isNegative());
   });
-  if (variant != RowKernelVariant::General && isPipelined(op, plan) && side == 0 &&
-      narrowResult && !finiteFillMask && values <= 32 && !spills) {
+  // Vectors narrower than 8 bytes (16-bit values in twos or ones: hand-written plans; the
+  // selection takes vectors of 4 or 8) need an address a load: 16 values on 8 vectors of 2
+  // spilled 12 bytes at 40 and 16 at 48 (generated seed 2133), so they keep their budget.
+  bool narrowVector = plan.getVector() * inputBytes < 8;
+  if (variant != RowKernelVariant::General && isPipelined(op, plan) && noRowSide &&
+      narrowResult && !finiteFillMask && values <= 32 && !spills && !narrowVector) {
     // Fewer values a thread leave room for more warps: one vector of 8 fits 32 registers (64
     // warps: bf16 1024 on 128 lanes x 2 rows ran at 0.98x copy so, against 0.93x at 40), 16
     // values 40 (48 warps: bf16 8192 on 512 lanes 0.94x against 0.91x at 48; ptxas: no
@@ -1884,7 +1907,16 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // log_softmax keeps its values (not their exps) to the end: on 512 threads of 16 it
     // spilled 8 bytes at 40 (generated seed 14, f16 in and bf16 out), so 24 warps there.
     bool logOn512 = threads > 256 && op.getNormalization() == Normalization::log_softmax;
-    int64_t occupancyWarps = values <= 8 ? 64 : values <= 16 && !logOn512 ? 48 : 24;
+    // One vector of 8 over a row of 64 lanes or more with a prologue step (a scale, a
+    // rounding), on a row narrower than the span, keeps the step's operands beside the live
+    // tests: ptxas spilled 12 bytes at 32 in every such dynamic 16-bit tier of 513-1024
+    // columns (generated seeds 1362, 1397, 1508, 1541), and fits 40 (48 warps). The multi_row
+    // tiers below fit 32 (test/Pipelines/ptxas-no-spills-dynamic.mlir, the attention chain).
+    bool prologueOnPartialRow = !fullSpan && !op.getPrologue().empty() &&
+                                plan.getPlan() == KernelPlan::row_registers;
+    int64_t occupancyWarps = values <= 8 && !prologueOnPartialRow    ? 64
+                             : values <= 16 && !logOn512 ? 48
+                                                         : 24;
     int64_t blocks = llvm::divideCeil(occupancyWarps * 32, threads);
     int64_t step = 65536 / (blocks * threads) / 8 * 8;
     // Blocks of whole warps that do not divide the target (384 threads: 5 blocks hold 60 warps,
@@ -1895,12 +1927,23 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // Sixteen values need 40 (ptxas): at the 32 that 6 blocks of 288 threads left, static bf16
     // 4608 spilled 48 bytes and ran at 0.71x copy (5632, 6656, 7168, 7680 columns: 36-44
     // bytes); 5 blocks (45 warps) leave 40: 0.97x (bench/results/2026-12-02-h200/narrow16.txt).
-    int64_t fewest = values > 8 ? 40 : 32;
+    int64_t fewest = values > 8 || prologueOnPartialRow ? 40 : 32;
     // f16 rows on 3 warps of 16 values (vectors of 4): ptxas spilled 4 bytes at 40 (the
     // dynamic tier of 1025-1536 columns, test/Pipelines/ptxas-no-spills-dynamic.mlir), and
     // fits 42; bf16 there, and both on 2-8 warps, fit 40.
     if (values == 16 && threads == 96 && plan.getVector() * inputBytes < 16 &&
         op.getInput().getType().getElementType().isF16())
+      fewest = 48;
+    // A step with an operand (a scalar factor, a bias of one value a row, a boolean mask) on
+    // 16 values a thread: ptxas spilled 4 bytes at 40 in the dynamic 16-bit tiers of 16
+    // values on vectors of 4 (generated seeds 1362, a boolean mask and a scale by a scalar;
+    // 1935, a constant scale and a bias a row; 2027, a boolean mask alone).
+    bool stepWithOperand = llvm::any_of(op.getPrologue(), [](Attribute step) {
+      auto mask = dyn_cast<MaskStepAttr>(step);
+      return isa<ScaleByStepAttr, BiasStepAttr>(step) ||
+             (mask && mask.getKind() == MaskKind::tensor);
+    });
+    if (values == 16 && stepWithOperand)
       fewest = 48;
     while (step < fewest && blocks > 1 && plan.getRows() == 1) {
       --blocks;
@@ -1909,8 +1952,8 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     if (step >= fewest)
       registers = std::min(registers, step);
   } else if (variant == RowKernelVariant::General && plan.getPlan() == KernelPlan::row_registers &&
-             isPipelined(op, plan) && side == 0 && narrowResult && !finiteFillMask &&
-             values <= 16 && plan.getVector() * inputBytes < 16 &&
+             isPipelined(op, plan) && noRowSide && narrowResult && !finiteFillMask &&
+             values <= 16 && plan.getVector() * inputBytes < 16 && !narrowVector &&
              op.getNormalization() != Normalization::log_softmax) {
     // The general kernel on vectors of 4 (rows of 16 bits off the 8-byte boundary: odd widths,
     // the last alternative of a dynamic tier) fits 48 registers without spilling where its

@@ -84,6 +84,12 @@ enum class RowKernelVariant { Fast, Full, General };
 /// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`.
 int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
 
+/// The registers a thread of that kernel needs by the plans' estimate (its values, side
+/// operands, edge columns, the prologue's state), before the budget clamps it to the block's
+/// share of the multiprocessor or an occupancy target. Not for row_staged plans or values held
+/// packed (holdsPackedRowValues), whose budgets are their own.
+int64_t getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+
 /// Whether a dynamic-width `op` gets a Full kernel for `plan` beside the fast one: a
 /// multi_row or row_registers plan whose fast kernel would get a smaller budget at a width of
 /// exactly its span, or a pipelined (16-bit) one whose fast kernel takes its lanes from the

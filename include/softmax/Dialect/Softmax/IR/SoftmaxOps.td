@@ -286,6 +286,13 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// one a row take none. The plans must fit it (softmax-select-strategy) and the kernels'
     /// register budgets include it (softmax-lower-to-gpu).
     int64_t getRowSideOperandRegisters(int64_t values);
+    /// Registers a thread of a register plan over 16-bit inputs keeps for the prologue's
+    /// state beside its values and side operands: 8 for log_softmax under a mask that limits
+    /// the read with a scale by a scalar, 8 for two masks or more; 0
+    /// otherwise (ptxas -v on the generated programs that spilled without them; the other
+    /// prologues fit the plain estimate). The plans must fit it and the kernels' budgets
+    /// include it, as getRowSideOperandRegisters.
+    int64_t getPrologueStateRegisters();
     /// Whether a padding or causal mask of the prologue fills -inf: the lanes it removes need
     /// not be read (the kernels read each row up to the mask's limit).
     bool hasLimitingMask();

@@ -440,6 +440,25 @@ int64_t FusedOp::getRowSideOperandRegisters(int64_t values) {
   return registers;
 }
 
+int64_t FusedOp::getPrologueStateRegisters() {
+  // f32 inputs leave room: their plans are not pipelined (no next row's raw values).
+  if (getInput().getType().getElementTypeBitWidth() >= 32)
+    return 0;
+  int64_t registers = 0;
+  // log_softmax keeps its values (not their exps) to the end; beside a row's limit and a
+  // scalar factor the 32-value tiers spilled 20 bytes (generated seed 1291).
+  if (getNormalization() == Normalization::log_softmax && hasLimitingMask() &&
+      llvm::any_of(getPrologue(), llvm::IsaPred<ScaleByStepAttr>))
+    registers += 8;
+  // Each mask keeps its bound or bits beside the values, and one with a finite fill compares
+  // and selects every element it keeps: two of them spilled 8-12 bytes at the 32-value tiers
+  // (generated seeds 683, a boolean and a padding mask with finite fills, and 2005, a causal
+  // mask filling -10000 and a padding mask).
+  if (llvm::count_if(getPrologue(), llvm::IsaPred<MaskStepAttr>) >= 2)
+    registers += 8;
+  return registers;
+}
+
 LogicalResult FusedOp::verifyStrategies() {
   ArrayAttr strategies = getStrategiesAttr();
   if (!strategies)

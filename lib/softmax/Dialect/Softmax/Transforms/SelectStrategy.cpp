@@ -183,7 +183,7 @@ public:
       if (lanes > target.warpSize && lanes <= maxThreads &&
           getRegisterPlanRegisters(lanes, dividing, perThread / dividing, inputBytes,
                                    pipelined) +
-                  op.getRowSideOperandRegisters(perThread) <=
+                  op.getRowSideOperandRegisters(perThread) + op.getPrologueStateRegisters() <=
               registers)
         return StrategyAttr::get(context, KernelPlan::row_registers, lanes, 1, dividing,
                                  perThread / dividing);
@@ -201,7 +201,7 @@ public:
       int64_t registers = std::min(registerBudget, target.registersPerThread(lanes * rows));
       bool fits = getRegisterPlanRegisters(lanes, vector, values / vector, inputBytes,
                                            pipelined) +
-                          op.getRowSideOperandRegisters(values) <=
+                          op.getRowSideOperandRegisters(values) + op.getPrologueStateRegisters() <=
                       registers &&
                   values / vector <= 64;
       if (fits && clusterBlocks > 1 && lanes >= target.warpSize)
@@ -375,7 +375,8 @@ public:
       int64_t values = 0;
       while (getRegisterPlanRegisters(lanes, vector, values / vector + 1, inputBytes,
                                       isPipelinedInput(inputBytes)) +
-                     op.getRowSideOperandRegisters(values + vector) <=
+                     op.getRowSideOperandRegisters(values + vector) +
+                     op.getPrologueStateRegisters() <=
                  registers &&
              values / vector + 1 <= 64)
         values += vector;

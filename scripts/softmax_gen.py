@@ -425,9 +425,19 @@ def hand_plans(rng, width, out_elem, in_elem):
                      f"{rng.choice([1, 2, 4])}, chunks = {rng.choice([1, 2, 4])}>")
     if is_dyn(width) or not plans or rng.random() < 0.3:
         lanes = rng.choice([32, 64, 256, 512, 1024])
-        plans.append(f"#softmax.strategy<chunked_online, lanes = {lanes}, rows = "
-                     f"{1024 // lanes if lanes > 32 and rng.random() < 0.2 else 1}, vector = "
-                     f"{rng.choice([1, 2, 4, 8])}, chunks = {rng.choice([1, 2, 4, 8])}>")
+        rows = 1024 // lanes if lanes > 32 and rng.random() < 0.2 else 1
+        vector, chunks = rng.choice([1, 2, 4, 8]), rng.choice([1, 2, 4, 8])
+        # The lowering rejects a two-pass plan whose span does not fit a block's registers
+        # (getRowKernelRegisterNeed: values / 2 + 48, values past 32 whole; side operands up
+        # to a quarter more): fewer chunks until it fits, the random draws unchanged.
+        while chunks > 1:
+            values = vector * chunks
+            need = values // 2 + 48 + max(0, values - 32) // 2 + values // 4
+            if lanes * rows * need <= 65536:
+                break
+            chunks //= 2
+        plans.append(f"#softmax.strategy<chunked_online, lanes = {lanes}, rows = {rows}, "
+                     f"vector = {vector}, chunks = {chunks}>")
     return plans
 
 

@@ -274,3 +274,13 @@ func.func @narrow_vector(%x: tensor<4096x1024xbf16>) -> tensor<4096x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 8, vector = 2, chunks = 8>]} : tensor<4096x1024xbf16> -> tensor<4096x1024xbf16>
   return %0 : tensor<4096x1024xbf16>
 }
+
+// Sixteen values on 288 threads: 6 blocks would leave 32 registers (ptxas spilled 48 bytes and
+// bf16 4608 ran at 0.71x copy there); 5 blocks leave 40 (0.97x; narrow16.txt in
+// bench/results/2026-12-02-h200).
+// CHECK-LABEL: gpu.func @sixteen_on_288_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 40 : i32
+func.func @sixteen_on_288(%x: tensor<4096x4608xbf16>) -> tensor<4096x4608xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 288, rows = 1, vector = 8, chunks = 2>]} : tensor<4096x4608xbf16> -> tensor<4096x4608xbf16>
+  return %0 : tensor<4096x4608xbf16>
+}

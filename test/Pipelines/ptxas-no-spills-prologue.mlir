@@ -1,4 +1,4 @@
-// Generated programs whose kernels spilled (docs/fuzzing.md, "Spills of seeds 401-2072"): a
+// Generated programs whose kernels spilled (docs/fuzzing.md, "Spills of seeds 401-2232"): a
 // prologue step beside the partial row's tests of one vector of 8 (seeds 1362, 1397, 1508,
 // 1541, 518: 4-12 bytes at 32 registers, now 40), a step with an operand on 16 values (1362,
 // a boolean mask and a scalar factor; 1935, a bias a row: 4 bytes at 40, now 48), log_softmax

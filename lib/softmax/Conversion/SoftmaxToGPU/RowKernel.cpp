@@ -1874,16 +1874,18 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   bool spillsWhenPartial =
       values > 8 && values != 24 &&
       (threads > 256 || (plan.getRows() > 1 && plan.getLanes() >= 128));
-  // log_softmax under a mask that bounds the read (a limit a row) and a scalar factor, 32
-  // values a thread: ptxas spilled 4-20 bytes at the 80 of the 24-warp target (generated seeds
-  // 469 and 1291, the multi_row and row_registers tiers of 1025-4096 columns).
-  bool logWithLimitAndFactor =
+  // log_softmax under a mask and a scalar factor, 32 values a thread: ptxas spilled 4-20
+  // bytes at the 80 of the 24-warp target (generated seeds 469 and 1291, a causal and a padding
+  // mask, the multi_row and row_registers tiers of 1025-4096 columns). Any mask, not only one
+  // that limits the read: a finite fill leaves the target anyway (finiteFillMask below), and a
+  // boolean mask's bits take registers too.
+  bool logWithMaskAndFactor =
       op.getNormalization() == Normalization::log_softmax && values > 16 && masked &&
       llvm::any_of(op.getPrologue(), llvm::IsaPred<ScaleByStepAttr>);
   bool spills = (!fullSpan && spillsWhenPartial) ||
                 (threads > 256 && values > 16 &&
                  op.getNormalization() == Normalization::log_softmax) ||
-                logWithLimitAndFactor;
+                logWithMaskAndFactor;
   // f32 results of 16-bit inputs store twice the bytes from the same registers: ptxas spilled
   // them at these targets (generated seeds 18 and 31: 8-36 bytes), so only 16-bit results.
   bool narrowResult = op.getResult().getType().getElementTypeBitWidth() < 32;

@@ -239,8 +239,9 @@ def check_gpu(seed, args, work):
     sizes = gpu_sizes(program, rng)
     src = work / f"gpu_{seed}.mlir"
     src.write_text(program.text())
+    # Every property that applies is checked besides the reference (docs/runner.md, "Properties").
     cmd = [args.softmax_run, *args.runner_arg, str(src), f"--entry={program.name}", f"--seed={seed}",
-           f"--scalar={rng.choice([0.5, 2.0, -1.5, 0.75, 1.0])}"]
+           f"--scalar={rng.choice([0.5, 2.0, -1.5, 0.75, 1.0])}", "--property=all"]
     for _, kind, _, arg_shape in program.arg_shapes:
         if kind != "scalar" and any(softmax_gen.is_dyn(d) for d in arg_shape):
             cmd.append("--shape=" + "x".join(map(str, softmax_gen.concrete(arg_shape, sizes))))
@@ -250,7 +251,10 @@ def check_gpu(seed, args, work):
     shape = "x".join(map(str, softmax_gen.concrete(program.shape, sizes))) or "scalar"
     plans = sorted(set(re.findall(r"\b(multi_row|row_registers|row_cluster|row_staged|row_shared|"
                                   r"chunked_online|row_split|strided_axis)\b", output)))
-    return f"{shape} {program.in_elem}->{program.out_elem} checked (plans compiled: {', '.join(plans) or '?'})"
+    held = len(re.findall(r"^property: .*: holds", output, re.M))
+    applied = ", ".join(sorted(set(re.findall(r"^property: (\S+) .*: holds", output, re.M))))
+    return (f"{shape} {program.in_elem}->{program.out_elem} checked (plans compiled: "
+            f"{', '.join(plans) or '?'}; properties held: {held}{' (' + applied + ')' if applied else ''})")
 
 
 def main():

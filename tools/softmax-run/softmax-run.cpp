@@ -67,6 +67,11 @@ static cl::opt<std::string>
             cl::desc("Special values in the first float tensor: neg-inf-rows,pos-inf,nan,large,"
                      "constant-rows (or all)"),
             cl::init(""), cl::cat(runCategory));
+static cl::opt<std::string> properties(
+    "property",
+    cl::desc("Properties checked besides the reference: shift (softmax(x + 96) = softmax(x), "
+             "the inputs put on an exact grid), row-sum, monotone (or all)"),
+    cl::init(""), cl::cat(runCategory));
 static cl::opt<int64_t> lengthsMax("lengths-max",
                                    cl::desc("Largest integer input (padding lengths); default: "
                                             "the row width of the first float tensor"),
@@ -228,6 +233,7 @@ static RunnerOptions readCommandLine() {
   options.inputs.maskDensity = maskDensity;
   options.inputs.scalar = scalarValue;
   options.special = special;
+  options.propertyList = properties;
   options.rowStride = rowStride;
   options.inputSource = inputSource;
   options.inputArguments.assign(inputArguments.begin(), inputArguments.end());

@@ -38,6 +38,18 @@ struct OutputReport {
   CompareResult compare;
 };
 
+/// One property of --property on one output (Properties.h).
+struct PropertyReport {
+  std::string name;   ///< "shift", "row-sum", "monotone"
+  std::string output; ///< the output it was checked on ("" for the shift's verdict overall)
+  bool applied = false; ///< false: not applicable, `reason` says why (neither passed nor failed)
+  std::string reason;
+  int64_t violations = 0; ///< elements (shift), rows (row-sum) or pairs (monotone) that break it
+  double measured = -1;   ///< row-sum: the largest |sum - 1|; -1 elsewhere
+  double bound = -1;      ///< row-sum: what it may be
+  std::string first;      ///< the first violation
+};
+
 struct RunReport {
   std::string file, entry, device;
   std::string launcher; ///< "api" or "host-code" (Launcher.h)
@@ -49,6 +61,7 @@ struct RunReport {
   uint64_t seed = 0;
   int64_t rowStride = 0;
   std::vector<OutputReport> outputReports;
+  std::vector<PropertyReport> properties; ///< --property
 
   bool benched = false;
   int reps = 0, warmup = 0;
@@ -67,6 +80,7 @@ struct RunReport {
   int64_t totalMismatches() const;
   int64_t totalUnwritten() const;
   int64_t totalPaddingTouched() const;
+  int64_t totalPropertyViolations() const;
 };
 
 /// Writes `report` as one JSON object to `path` ("-": standard output).

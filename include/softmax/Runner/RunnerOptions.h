@@ -11,6 +11,7 @@
 #define SOFTMAX_RUNNER_RUNNEROPTIONS_H
 
 #include "softmax/Runner/Inputs.h"
+#include "softmax/Runner/Properties.h"
 
 #include "llvm/Support/Error.h"
 
@@ -69,6 +70,8 @@ struct RunnerOptions {
   int warmup = 3;
   std::string gpuLock;
   int maxReported = 8;
+  std::string propertyList; ///< --property as given
+  PropertySet properties;   ///< filled by verifyRunnerOptions from `propertyList`
 
   // What runs, and where.
   bool compileOnly = false;

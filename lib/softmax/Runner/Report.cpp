@@ -30,6 +30,13 @@ int64_t RunReport::totalPaddingTouched() const {
   return total;
 }
 
+int64_t RunReport::totalPropertyViolations() const {
+  int64_t total = 0;
+  for (const PropertyReport &property : properties)
+    total += property.violations;
+  return total;
+}
+
 namespace {
 
 /// A number, or null when it was not measured (negative).
@@ -135,6 +142,20 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
           });
         });
     });
+    json.attributeArray("properties", [&] {
+      for (const PropertyReport &property : report.properties)
+        json.object([&] {
+          json.attribute("property", property.name);
+          json.attribute("output", property.output);
+          json.attribute("applied", property.applied);
+          json.attribute("reason", property.reason);
+          json.attribute("violations", property.violations);
+          numberOrNull(json, "measured", property.measured);
+          numberOrNull(json, "bound", property.bound);
+          json.attribute("first_violation", property.first);
+        });
+    });
+    json.attribute("property_violations", report.totalPropertyViolations());
     json.attribute("benched", report.benched);
     json.attribute("reps", report.reps);
     json.attribute("warmup", report.warmup);
@@ -249,6 +270,22 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
          << " element(s) off the float64 reference but within tolerance of the f32 evaluation";
     if (report.rowStride > 0)
       os << ", padding touched " << c.paddingTouched;
+    os << "\n";
+  }
+  for (const PropertyReport &property : report.properties) {
+    os << "property: " << property.name;
+    if (!property.output.empty())
+      os << " on " << property.output;
+    if (!property.applied) {
+      os << ": not applicable (" << property.reason << ")\n";
+      continue;
+    }
+    os << ": " << (property.violations ? "VIOLATED" : "holds");
+    if (property.bound >= 0)
+      os << llvm::format(" (largest |sum - 1| %.3g, bound %.3g)", property.measured,
+                         property.bound);
+    if (property.violations)
+      os << ", " << property.violations << " violation(s), first: " << property.first;
     os << "\n";
   }
   if (report.benched) {

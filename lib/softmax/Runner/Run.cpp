@@ -35,6 +35,7 @@
 #include "softmax/Runner/Inputs.h"
 #include "softmax/Runner/Launcher.h"
 #include "softmax/Runner/Progress.h"
+#include "softmax/Runner/Properties.h"
 #include "softmax/Runner/Report.h"
 #include "softmax/Runner/Signature.h"
 #include "softmax/Runner/Storage.h"
@@ -48,11 +49,13 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
@@ -330,6 +333,185 @@ bool useDeviceInputs(const Session &session) {
          (opts.inputSource == InputSource::Auto && opts.bench);
 }
 
+/// --property, before the inputs are uploaded: records the properties that do not apply (and
+/// why), puts the inputs on the shift's grid and makes their shifted twin, and keeps the logits
+/// the monotone property compares with (Properties.h).
+void prepareProperties(const Session &session, const Signature &signature,
+                       const PropertyAnalysis &analysis, std::vector<std::vector<double>> &values,
+                       RunReport &report, std::vector<std::vector<double>> &shiftedValues,
+                       std::vector<std::string> &monotoneBlockers,
+                       std::vector<double> &logitsForMonotone) {
+  const PropertySet &properties = session.options.properties;
+  size_t numOutputs = analysis.outputs.size();
+  if (values.size() != signature.inputs.size()) {
+    // No host inputs (a run that calls the host code without a GPU): nothing to compare.
+    for (const std::string &name : properties.names())
+      report.properties.push_back({name, "", false, "no inputs on the host"});
+    monotoneBlockers.assign(numOutputs, "no inputs on the host");
+    return;
+  }
+  if (properties.shift) {
+    std::string why = analysis.shiftBlocker;
+    if (why.empty() && !session.files.empty())
+      why = "inputs from --input files (the shift puts the inputs on its grid)";
+    for (const OutputChain &chain : analysis.outputs)
+      if (why.empty())
+        why = checkFactors(chain, values, /*forShift=*/true);
+    if (!why.empty()) {
+      report.properties.push_back({"shift", "", false, why});
+    } else {
+      double magnitude = 0;
+      for (const OutputChain &chain : analysis.outputs)
+        magnitude = std::max(magnitude, getShiftMagnitude(chain, values));
+      for (auto [i, spec] : llvm::enumerate(signature.inputs))
+        if (spec.isTensor && isFloatKind(spec.element))
+          putOnShiftGrid(values[i], analysis.gridBits, magnitude);
+      shiftedValues = values;
+      int logits = analysis.outputs.front().logits;
+      for (double &value : shiftedValues[logits])
+        value += kShift;
+      report.notes.push_back(llvm::formatv("property shift: every float tensor input clamped to "
+                                           "[-{0}, {0}] on a grid exact to {1} with {2} bits; "
+                                           "the second run adds {3} to {4}",
+                                           kShiftInputBound, magnitude, analysis.gridBits, kShift,
+                                           signature.inputs[logits].name)
+                                 .str());
+    }
+  }
+  if (properties.monotone) {
+    int logits = -1;
+    monotoneBlockers.assign(numOutputs, "");
+    for (size_t o = 0; o < numOutputs; ++o) {
+      const OutputChain &chain = analysis.outputs[o];
+      std::string &why = monotoneBlockers[o];
+      why = chain.monotoneBlocker;
+      if (why.empty())
+        why = checkFactors(chain, values, /*forShift=*/false);
+      if (why.empty() && (chain.logits < 0 || !signature.inputs[chain.logits].isTensor ||
+                          signature.inputs[chain.logits].shape != signature.outputs[o].shape))
+        why = "the logits are not a tensor argument of the result's shape";
+      if (why.empty() && logits >= 0 && chain.logits != logits)
+        why = "another result's logits were kept (one logits argument is compared)";
+      if (why.empty() && logits < 0) {
+        logits = chain.logits;
+        logitsForMonotone = values[logits];
+      }
+    }
+  }
+}
+
+/// --property, after the reference check: row-sum and monotone on the check run's outputs,
+/// then the shift's second run, compared with the reference of the unshifted inputs.
+llvm::Error checkProperties(
+    Session &session, const Signature &signature, CaseBuffers &buffers,
+    const std::vector<std::vector<uint8_t>> &outputImages,
+    const std::vector<mlir::softmax::reference::HostValue> &referenceResults,
+    std::vector<mlir::softmax::reference::HostValue> &f32Results,
+    const std::vector<std::vector<double>> &keptValues, const PropertyAnalysis &analysis,
+    const std::vector<std::vector<double>> &shiftedValues,
+    const std::vector<std::string> &monotoneBlockers, const std::vector<double> &logitsForMonotone,
+    llvm::function_ref<bool(std::vector<std::vector<double>>, bool,
+                            std::vector<mlir::softmax::reference::HostValue> &)>
+        evaluateReference,
+    RunReport &report) {
+  const RunnerOptions &opts = session.options;
+  auto describeRow = [](int64_t row, double sum) {
+    return llvm::formatv("row {0} sums to {1:g9}", row, sum).str();
+  };
+  for (size_t o = 0; o < outputImages.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    const OutputChain &chain = analysis.outputs[o];
+    int64_t width = tensor.width;
+    int64_t rows = width > 0 ? tensor.spec.getNumElements() / width : 0;
+    size_t bytes = tensor.elementBytes();
+    std::vector<double> row(width);
+    auto decodeRow = [&](int64_t r) {
+      decodeElements(tensor.spec.element, outputImages[o].data() + r * tensor.stride * bytes,
+                     width, row.data());
+    };
+    if (opts.properties.rowSum) {
+      PropertyReport property{"row-sum", tensor.spec.name};
+      property.reason = chain.rowSumBlocker;
+      if (property.reason.empty() && signature.outputKinds[o] != OutputKind::Probabilities)
+        property.reason = "not probabilities";
+      property.applied = property.reason.empty();
+      if (property.applied) {
+        property.bound = rowSumBound(tensor.spec.element, width);
+        property.measured = 0;
+        for (int64_t r = 0; r < rows; ++r) {
+          decodeRow(r);
+          double sum = 0;
+          for (double value : row)
+            sum += value;
+          // A fully masked row holds zeros (or NaN, by its policy): not a distribution. Any
+          // other row holds at least 1 / width at its maximum.
+          if (std::isnan(sum) || sum == 0)
+            continue;
+          double error = std::fabs(sum - 1);
+          property.measured = std::max(property.measured, error);
+          if (error > property.bound && property.violations++ == 0)
+            property.first = describeRow(r, sum);
+        }
+      }
+      report.properties.push_back(std::move(property));
+    }
+    if (opts.properties.monotone) {
+      PropertyReport property{"monotone", tensor.spec.name};
+      property.reason = monotoneBlockers[o];
+      property.applied = property.reason.empty();
+      if (property.applied)
+        for (int64_t r = 0; r < rows; ++r) {
+          decodeRow(r);
+          std::string first;
+          int64_t found = countMonotoneViolations(logitsForMonotone.data() + r * width,
+                                                  row.data(), 1, width, tensor.spec.element,
+                                                  first);
+          if (found && property.violations == 0)
+            property.first = "row " + std::to_string(r) + first.substr(first.find(':'));
+          property.violations += found;
+        }
+      report.properties.push_back(std::move(property));
+    }
+  }
+  if (!opts.properties.shift || shiftedValues.empty())
+    return llvm::Error::success();
+
+  // The second run, on x + kShift.
+  std::vector<std::vector<uint8_t>> shiftedImages(outputImages.size());
+  if (opts.emulateDevice) {
+    std::vector<mlir::softmax::reference::HostValue> shiftedResults;
+    if (!evaluateReference(shiftedValues, /*f32=*/false, shiftedResults))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "the reference cannot evaluate the shifted inputs");
+    emulateOutputs(buffers, shiftedResults, shiftedImages);
+  } else {
+    if (llvm::Error err = uploadInputs(signature, shiftedValues, buffers))
+      return err;
+    if (llvm::Error err = checkRun(session, buffers, shiftedImages, report))
+      return err;
+  }
+  for (size_t o = 0; o < shiftedImages.size(); ++o) {
+    const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
+    auto compare = [&](const double *alternative) {
+      return compareOutput(tensor.spec.element, tensor.spec.shape, shiftedImages[o].data(),
+                           tensor.stride, referenceResults[o].tensor.data.data(),
+                           signature.outputKinds[o], opts.maxReported,
+                           signature.outputsOverLastAxis[o], alternative);
+    };
+    CompareResult result = compare(f32Results.empty() ? nullptr : f32Results[o].tensor.data.data());
+    if (!result.passed() && f32Results.empty() && !keptValues.empty() &&
+        evaluateReference(keptValues, /*f32=*/true, f32Results))
+      result = compare(f32Results[o].tensor.data.data());
+    PropertyReport property{"shift", tensor.spec.name, true};
+    property.violations = result.mismatches + result.unwritten;
+    if (!result.first.empty())
+      property.first = "x + " + llvm::formatv("{0}", kShift).str() + ": " + tensor.spec.name +
+                       describeMismatch(result.first.front()) + " (want: the unshifted reference)";
+    report.properties.push_back(std::move(property));
+  }
+  return llvm::Error::success();
+}
+
 /// --output and --expected-output: writes the results the device computed and compares them
 /// with the expected files. Returns an exit code when a file cannot be written, else 0.
 int writeAndCompareFiles(const Session &session, const Signature &signature,
@@ -385,6 +567,19 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   } else if (!report.inputsOnDevice && !opts.jitWithoutGPU) {
     Phase phase("generating the inputs");
     values = generateInputs(signature.inputs, session.inputOptions, report.notes);
+  }
+
+  // --property: which properties apply, and for the shift the inputs on its grid and their
+  // shifted twin (Properties.h).
+  auto referenceFn = session.referenceModule.lookupSymbol<func::FuncOp>(report.entry);
+  PropertyAnalysis analysis;
+  std::vector<std::vector<double>> shiftedValues;
+  std::vector<std::string> monotoneBlockers;
+  std::vector<double> logitsForMonotone;
+  if (opts.properties.any()) {
+    analysis = analyzeProperties(referenceFn, signature);
+    prepareProperties(session, signature, analysis, values, report, shiftedValues,
+                      monotoneBlockers, logitsForMonotone);
   }
 
   CaseBuffers buffers;
@@ -458,7 +653,6 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   using mlir::softmax::reference::HostValue;
   std::vector<HostValue> referenceResults, f32Results;
   bool doCheck = session.doCheck || opts.emulateDevice;
-  auto referenceFn = session.referenceModule.lookupSymbol<func::FuncOp>(report.entry);
   bool hasPrologue = false;
   referenceFn.walk([&](Operation *op) {
     if (isa<mlir::softmax::ScaleOp, mlir::softmax::AddBiasOp, mlir::softmax::MaskOp>(op))
@@ -536,6 +730,14 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     report.outputReports.push_back(std::move(output));
   }
   comparing.finish();
+  if (opts.properties.any()) {
+    Phase phase("checking the properties");
+    if (llvm::Error err = checkProperties(session, signature, buffers, outputImages,
+                                          referenceResults, f32Results, keptValues, analysis,
+                                          shiftedValues, monotoneBlockers, logitsForMonotone,
+                                          evaluateReference, report))
+      return caseDeviceError(report, "property run", std::move(err));
+  }
   referenceResults.clear();
   f32Results.clear();
   keptValues.clear();
@@ -552,7 +754,8 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   for (const std::string &note : report.notes)
     llvm::outs() << "note: " << note << "\n";
   bool failedCheck = report.totalMismatches() || report.totalUnwritten() ||
-                     report.totalPaddingTouched() || !report.errors.empty();
+                     report.totalPaddingTouched() || report.totalPropertyViolations() ||
+                     !report.errors.empty();
   return endCase(report, failedCheck ? kExitMismatch : kExitPass, failedCheck ? "FAIL" : "PASS");
 }
 

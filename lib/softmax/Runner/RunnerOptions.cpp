@@ -28,6 +28,13 @@ llvm::Error softmax::runner::verifyRunnerOptions(RunnerOptions &options) {
   std::string message;
   if (!parseSpecialCases(options.special, options.inputs.special, message))
     return error(message);
+  if (!parsePropertySet(options.propertyList, options.properties, message))
+    return error(message);
+  if (options.properties.any() && !options.check)
+    return error("--property checks the results against the reference and each other: it "
+                 "needs the check (drop --no-check)");
+  if (options.properties.any() && options.inputSource == InputSource::Device)
+    return error("--property needs the inputs on the host (--inputs=host or auto)");
   {
     // The pipeline's passes would take a bad chip or format on trust or report it and carry on.
     mlir::softmax::SoftmaxToNVVMOptions pipeline;

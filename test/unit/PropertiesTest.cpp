@@ -1,0 +1,200 @@
+//===- PropertiesTest.cpp - softmax-run --property's analysis and checks -===//
+//
+// The checks must catch what they are for (a swapped pair, a row that does not sum to 1) and
+// must not flag what the kernels legitimately do (ties, one ulp of rounding); the analysis must
+// apply each property only where the program keeps it true.
+
+#include "softmax/Registration.h"
+#include "softmax/Runner/Properties.h"
+#include "softmax/Runner/Storage.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace ::softmax::runner;
+
+namespace {
+
+TEST(PropertiesTest, ParsesTheList) {
+  PropertySet set;
+  std::string error;
+  ASSERT_TRUE(parsePropertySet("all", set, error));
+  EXPECT_TRUE(set.shift && set.rowSum && set.monotone);
+  ASSERT_TRUE(parsePropertySet("row-sum,monotone", set, error));
+  EXPECT_FALSE(set.shift);
+  EXPECT_TRUE(set.rowSum && set.monotone);
+  ASSERT_TRUE(parsePropertySet("none", set, error));
+  EXPECT_FALSE(set.any());
+  EXPECT_FALSE(parsePropertySet("shift,sums", set, error));
+  EXPECT_NE(error.find("'sums'"), std::string::npos) << error;
+}
+
+TEST(PropertiesTest, MonotoneCatchesASwappedPair) {
+  // Row 1 has the outputs of its logits 0.5 and 2.0 swapped.
+  std::vector<double> logits = {0.0, 1.0, 2.0, 0.5, 2.0, 1.0};
+  std::vector<double> out = {0.09, 0.24, 0.67, 0.67, 0.09, 0.24};
+  std::string first;
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 2, 3, ElementKind::F32, first), 2);
+  EXPECT_NE(first.find("row 1"), std::string::npos) << first;
+}
+
+TEST(PropertiesTest, MonotoneAllowsTiesAndOneUlp) {
+  // Equal logits may get different outputs only through rounding, which is not an order; an
+  // inversion of one bf16 ulp is the kernels' exp2.approx and rounding, not a bug.
+  std::vector<double> logits = {1.0, 1.0, 2.0, 3.0};
+  double ulp = std::ldexp(1.0, -8);
+  std::vector<double> out = {0.25, 0.2, 0.5, 0.5 - 0.5 * ulp};
+  std::string first;
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 4, ElementKind::BF16, first), 0)
+      << first;
+  // Not for f32, whose allowance is four f32 ulps.
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 4, ElementKind::F32, first), 1);
+}
+
+TEST(PropertiesTest, MonotoneSkipsRowsWithNaN) {
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> logits = {0.0, nan, 1.0};
+  std::vector<double> out = {0.9, 0.0, 0.1};
+  std::string first;
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 3, ElementKind::F32, first), 0);
+}
+
+TEST(PropertiesTest, RowSumBoundIsTheStorageRounding) {
+  // Half an ulp each, relative: bf16 rows may be 2^-8-ish off, f32 rows about 1e-6.
+  EXPECT_GT(rowSumBound(ElementKind::BF16, 4096), std::ldexp(1.0, -8));
+  EXPECT_LT(rowSumBound(ElementKind::BF16, 4096), 0.01);
+  EXPECT_LT(rowSumBound(ElementKind::F32, 4096), 5e-6);
+  // f16 flushes probabilities below its smallest subnormal: wide rows lose up to half of it
+  // each.
+  EXPECT_GT(rowSumBound(ElementKind::F16, 1 << 20), (1 << 20) * 5.97e-8 / 2);
+}
+
+TEST(PropertiesTest, TheShiftGridIsExact) {
+  // bf16 (8 significand bits) up to 111: steps of 0.5, so x + 96 is a bf16 value for every x.
+  std::vector<double> values = {-100.0, -3.3, 0.26, 7.77, 14.9, 20.0,
+                                -std::numeric_limits<double>::infinity()};
+  putOnShiftGrid(values, 8, 111.0);
+  EXPECT_EQ(values.front(), -kShiftInputBound);
+  EXPECT_EQ(values[5], kShiftInputBound);
+  EXPECT_TRUE(std::isinf(values.back()));
+  for (double value : values) {
+    if (!std::isfinite(value))
+      continue;
+    EXPECT_EQ(roundToKind(ElementKind::BF16, value), value);
+    EXPECT_EQ(roundToKind(ElementKind::BF16, value + kShift), value + kShift) << value;
+  }
+}
+
+class PropertiesAnalysisTest : public ::testing::Test {
+protected:
+  PropertiesAnalysisTest() {
+    DialectRegistry registry;
+    mlir::softmax::registerDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// The analysis of the one function of `source`, with a signature of its argument count.
+  PropertyAnalysis analyze(const char *source) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    auto fn = *module->getOps<func::FuncOp>().begin();
+    Signature signature;
+    for (Type type : fn.getArgumentTypes()) {
+      ArgSpec spec;
+      spec.isTensor = isa<RankedTensorType>(type);
+      spec.element = ElementKind::F32;
+      signature.inputs.push_back(spec);
+    }
+    return analyzeProperties(fn, signature);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(PropertiesAnalysisTest, ACausalChainKeepsTheShiftNotTheOrder) {
+  PropertyAnalysis analysis = analyze(R"mlir(
+    func.func @f(%x: tensor<4x64xbf16>) -> tensor<4x64xbf16> {
+      %a = softmax.cast %x : tensor<4x64xbf16> to tensor<4x64xf32>
+      %s = softmax.scale %a by 0.125 : tensor<4x64xf32>
+      %m = softmax.mask %s, causal : tensor<4x64xf32>
+      %p = softmax.softmax %m : tensor<4x64xf32>
+      %y = softmax.cast %p : tensor<4x64xf32> to tensor<4x64xbf16>
+      return %y : tensor<4x64xbf16>
+    })mlir");
+  ASSERT_EQ(analysis.outputs.size(), 1u);
+  EXPECT_EQ(analysis.shiftBlocker, "");
+  EXPECT_EQ(analysis.outputs[0].logits, 0);
+  EXPECT_EQ(analysis.gridBits, 8); // the bf16 argument
+  EXPECT_NE(analysis.outputs[0].monotoneBlocker.find("mask"), std::string::npos);
+  EXPECT_EQ(analysis.outputs[0].rowSumBlocker, "");
+  EXPECT_EQ(checkFactors(analysis.outputs[0], {{}}, /*forShift=*/true), "");
+}
+
+TEST_F(PropertiesAnalysisTest, AFiniteFillBlocksTheShift) {
+  PropertyAnalysis analysis = analyze(R"mlir(
+    func.func @f(%x: tensor<4x64xf32>, %n: tensor<4xi32>) -> tensor<4x64xf32> {
+      %m = softmax.mask %x, padding %n fill = -10000.0 : tensor<4x64xf32>, tensor<4xi32>
+      %p = softmax.log_softmax %m : tensor<4x64xf32>
+      return %p : tensor<4x64xf32>
+    })mlir");
+  EXPECT_NE(analysis.shiftBlocker.find("finite fill"), std::string::npos)
+      << analysis.shiftBlocker;
+  EXPECT_EQ(analysis.outputs[0].rowSumBlocker, "log-probabilities");
+}
+
+TEST_F(PropertiesAnalysisTest, ABiasBlocksTheOrderAndAScaleItsFactor) {
+  PropertyAnalysis analysis = analyze(R"mlir(
+    func.func @f(%x: tensor<4x64xf32>, %b: tensor<64xf32>, %t: f32) -> tensor<4x64xf32> {
+      %a = softmax.add_bias %x, %b : tensor<4x64xf32>, tensor<64xf32>
+      %s = softmax.scale %a by %t : tensor<4x64xf32>, f32
+      %p = softmax.softmax %s : tensor<4x64xf32>
+      return %p : tensor<4x64xf32>
+    })mlir");
+  const OutputChain &chain = analysis.outputs[0];
+  EXPECT_EQ(analysis.shiftBlocker, "");
+  EXPECT_EQ(chain.biasArguments, std::vector<int>{1});
+  EXPECT_EQ(chain.factorArguments, std::vector<int>{2});
+  EXPECT_NE(chain.monotoneBlocker.find("bias"), std::string::npos);
+  // The scalar's run-time value decides: a power of two keeps the shift exact, 0.7 does not.
+  EXPECT_EQ(checkFactors(chain, {{}, {}, {0.25}}, /*forShift=*/true), "");
+  EXPECT_NE(checkFactors(chain, {{}, {}, {0.7}}, /*forShift=*/true), "");
+  // With a bias the logits reach 96 + 15 + 15, times the factor when it is above 1.
+  EXPECT_EQ(getShiftMagnitude(chain, {{}, {}, {4.0}}), 4 * (96 + 2 * kShiftInputBound));
+}
+
+TEST_F(PropertiesAnalysisTest, ASoftmaxOverAnotherAxisKeepsOnlyTheShift) {
+  PropertyAnalysis analysis = analyze(R"mlir(
+    func.func @f(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %p = softmax.softmax %x axis = 0 : tensor<8x64xf32>
+      return %p : tensor<8x64xf32>
+    })mlir");
+  EXPECT_EQ(analysis.shiftBlocker, "");
+  EXPECT_NE(analysis.outputs[0].monotoneBlocker, "");
+  EXPECT_NE(analysis.outputs[0].rowSumBlocker, "");
+}
+
+TEST_F(PropertiesAnalysisTest, ANegativeScaleReversesTheOrder) {
+  PropertyAnalysis analysis = analyze(R"mlir(
+    func.func @f(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %s = softmax.scale %x by -2.0 : tensor<8x64xf32>
+      %p = softmax.softmax %s : tensor<8x64xf32>
+      return %p : tensor<8x64xf32>
+    })mlir");
+  const OutputChain &chain = analysis.outputs[0];
+  EXPECT_EQ(checkFactors(chain, {{}}, /*forShift=*/true), "");
+  EXPECT_NE(checkFactors(chain, {{}}, /*forShift=*/false).find("negative"), std::string::npos);
+}
+
+} // namespace

@@ -11,7 +11,8 @@
 //    offset; e^(96 + x) overflows f32, so a kernel that does not subtract the row's maximum
 //    fails it.
 //  - row-sum: every row of probabilities (not fully masked, no NaN) sums to 1 within the
-//    roundings to the storage type (rowSumBound).
+//    roundings to the storage type (rowSumBound); for log-probabilities, the sum of their
+//    exponentials does (log_softmax = log(softmax)).
 //  - monotone: within a row, a larger logit never gets a smaller probability or
 //    log-probability (within one unit of the output type's last place).
 // Each applies only where the program's chain keeps it true: the analysis (analyzeProperties)
@@ -95,8 +96,10 @@ void putOnShiftGrid(std::vector<double> &values, int gridBits, double magnitude)
 
 /// The largest |sum - 1| a row of `width` probabilities of `element` type may have: the
 /// roundings to the storage type (half an ulp, relative, or half the smallest subnormal each)
-/// and the f32 arithmetic's.
-double rowSumBound(ElementKind element, int64_t width);
+/// and the f32 arithmetic's. With `logarithms`, the row holds log-probabilities and the sum is
+/// of their exponentials: a rounding of y by u|y| moves e^y by u|y|e^y, and sum |y|e^y is at
+/// most 1 + ln(width) over a distribution.
+double rowSumBound(ElementKind element, int64_t width, bool logarithms = false);
 
 /// Counts the pairs of one row that break the monotone property over `rows` rows of `width`:
 /// logits[i] < logits[j] but out[i] > out[j] beyond one ulp of `element` (NaN and masked rows

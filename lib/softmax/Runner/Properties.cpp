@@ -95,13 +95,10 @@ public:
     } else if (auto logSoftmax = dyn_cast_or_null<dialect::LogSoftmaxOp>(op)) {
       input = logSoftmax.getInput();
       lastAxis = isLast(logSoftmax.getNormalizedAxis(), input);
-      block(chain.rowSumBlocker, "log-probabilities");
     } else if (auto fused = dyn_cast_or_null<dialect::FusedOp>(op);
                fused && fused.getNormalization() != dialect::Normalization::none) {
       input = fused.getInput();
       lastAxis = isLast(fused.getNormalizedAxis(), input);
-      if (fused.getNormalization() == dialect::Normalization::log_softmax)
-        block(chain.rowSumBlocker, "log-probabilities");
       traceFusedPrologue(fused);
     } else {
       std::string why = "the result is not a softmax or log_softmax";
@@ -300,7 +297,7 @@ void ::softmax::runner::putOnShiftGrid(std::vector<double> &values, int gridBits
   }
 }
 
-double ::softmax::runner::rowSumBound(ElementKind element, int64_t width) {
+double ::softmax::runner::rowSumBound(ElementKind element, int64_t width, bool logarithms) {
   // Each element rounds once to the storage type: half an ulp relative (the unit roundoff u),
   // or, below the smallest normal, up to half the smallest subnormal; summed over a row of
   // probabilities, at most u + width * subnormal / 2. The f32 arithmetic (exp2.approx, the sum's
@@ -320,9 +317,16 @@ double ::softmax::runner::rowSumBound(ElementKind element, int64_t width) {
     subnormal = 1.5e-45;
     break;
   }
-  double f32Arithmetic =
-      (8 + std::log2(static_cast<double>(std::max<int64_t>(width, 1)))) * std::ldexp(1.0, -23);
-  return 2 * unitRoundoff + f32Arithmetic + static_cast<double>(width) * subnormal / 2;
+  double n = static_cast<double>(std::max<int64_t>(width, 1));
+  double f32Arithmetic = (8 + std::log2(n)) * std::ldexp(1.0, -23);
+  if (logarithms) {
+    // Each y rounds by up to u|y| (or by the f32 error of (x - max) - log(sum), whose log is
+    // lg2.approx's: 2^-22 absolute, the same shift for the whole row): sum u|y|e^y <= u(1 +
+    // ln n). The exponentials of the kernels' outputs are taken exactly here.
+    double spread = 1 + std::log(n);
+    return 2 * unitRoundoff * spread + std::ldexp(1.0, -20) + f32Arithmetic * spread;
+  }
+  return 2 * unitRoundoff + f32Arithmetic + n * subnormal / 2;
 }
 
 int64_t ::softmax::runner::countMonotoneViolations(const double *logits, const double *out,

@@ -431,18 +431,20 @@ llvm::Error checkProperties(
     };
     if (opts.properties.rowSum) {
       PropertyReport property{"row-sum", tensor.spec.name};
+      bool logarithms = signature.outputKinds[o] == OutputKind::LogProbabilities;
       property.reason = chain.rowSumBlocker;
-      if (property.reason.empty() && signature.outputKinds[o] != OutputKind::Probabilities)
+      if (property.reason.empty() && signature.outputKinds[o] == OutputKind::Values)
         property.reason = "not probabilities";
       property.applied = property.reason.empty();
       if (property.applied) {
-        property.bound = rowSumBound(tensor.spec.element, width);
+        property.bound = rowSumBound(tensor.spec.element, width, logarithms);
         property.measured = 0;
         for (int64_t r = 0; r < rows; ++r) {
           decodeRow(r);
+          // Log-probabilities: log_softmax = log(softmax), so their exponentials sum to 1.
           double sum = 0;
           for (double value : row)
-            sum += value;
+            sum += logarithms ? std::exp(value) : value;
           // A fully masked row holds zeros (or NaN, by its policy): not a distribution. Any
           // other row holds at least 1 / width at its maximum.
           if (std::isnan(sum) || sum == 0)

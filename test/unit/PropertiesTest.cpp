@@ -183,6 +183,9 @@ TEST_F(PropertiesAnalysisTest, ABiasBlocksTheOrderAndAScaleItsFactor) {
   EXPECT_NE(checkFactors(chain, {{}, {}, {0.7}}, /*forShift=*/true), "");
   // With a bias the logits reach 96 + 15 + 15, times the factor when it is above 1.
   EXPECT_EQ(getShiftMagnitude(chain, {{}, {}, {4.0}}), 4 * (96 + 2 * kShiftInputBound));
+  // A factor of 1/4 puts the scaled logits on a grid 4 times finer than the bias's: the grid
+  // must be that much coarser for their sums to stay exact.
+  EXPECT_EQ(getShiftMagnitude(chain, {{}, {}, {0.25}}), 4 * (96 + 2 * kShiftInputBound));
 }
 
 TEST_F(PropertiesAnalysisTest, ASoftmaxOverAnotherAxisKeepsOnlyTheShift) {

@@ -84,9 +84,10 @@ PropertyAnalysis analyzeProperties(mlir::func::FuncOp fn, const Signature &signa
 std::string checkFactors(const OutputChain &chain, const std::vector<std::vector<double>> &values,
                          bool forShift);
 
-/// The largest magnitude a value of `chain` reaches under the shift property, given the
-/// run-time values of its scalar arguments: the shifted logit plus every bias, times every
-/// factor larger than 1.
+/// The magnitude the shift property's grid must hold exactly for `chain`, given the run-time
+/// values of its scalar arguments: the shifted logit plus every bias, times every factor larger
+/// than 1 and, where a bias is added, the inverse of every factor smaller (the scaled logits
+/// lie on a finer grid than the bias).
 double getShiftMagnitude(const OutputChain &chain, const std::vector<std::vector<double>> &values);
 
 /// Puts `values` (one float tensor) on the shift property's grid: clamped to

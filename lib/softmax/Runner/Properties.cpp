@@ -279,8 +279,13 @@ double ::softmax::runner::getShiftMagnitude(const OutputChain &chain,
   for (int argument : chain.factorArguments)
     if (argument < static_cast<int>(values.size()) && !values[argument].empty())
       factors.push_back(values[argument].front());
+  // A factor below 1 puts the scaled logits on a finer grid than a bias added after it: the
+  // sum is exact when the grid is as much coarser (the inverse factor counts as its magnitude).
+  // Without a bias, a scale by a power of two is exact at any magnitude.
+  bool biased = !chain.biasArguments.empty();
   for (double factor : factors)
-    magnitude *= std::max(1.0, std::fabs(factor));
+    if (factor != 0)
+      magnitude *= std::max({1.0, std::fabs(factor), biased ? 1 / std::fabs(factor) : 1.0});
   return magnitude;
 }
 

@@ -59,6 +59,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <set>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -363,14 +364,19 @@ void prepareProperties(const Session &session, const Signature &signature,
       double magnitude = 0;
       for (const OutputChain &chain : analysis.outputs)
         magnitude = std::max(magnitude, getShiftMagnitude(chain, values));
-      for (auto [i, spec] : llvm::enumerate(signature.inputs))
-        if (spec.isTensor && isFloatKind(spec.element))
-          putOnShiftGrid(values[i], analysis.gridBits, magnitude);
+      // The logits and the biases (the tensors the shifted values pass through).
+      std::set<int> onGrid;
+      for (const OutputChain &chain : analysis.outputs) {
+        onGrid.insert(chain.logits);
+        onGrid.insert(chain.biasArguments.begin(), chain.biasArguments.end());
+      }
+      for (int i : onGrid)
+        putOnShiftGrid(values[i], analysis.gridBits, magnitude);
       shiftedValues = values;
       int logits = analysis.outputs.front().logits;
       for (double &value : shiftedValues[logits])
         value += kShift;
-      report.notes.push_back(llvm::formatv("property shift: every float tensor input clamped to "
+      report.notes.push_back(llvm::formatv("property shift: the logits and biases clamped to "
                                            "[-{0}, {0}] on a grid exact to {1} with {2} bits; "
                                            "the second run adds {3} to {4}",
                                            kShiftInputBound, magnitude, analysis.gridBits, kShift,

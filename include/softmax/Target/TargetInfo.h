@@ -22,6 +22,7 @@ struct TargetInfo {
   int64_t maxThreadsPerBlock = 1024;
   int64_t registersPerSM = 65536; ///< 32-bit registers of one multiprocessor
   int64_t maxRegistersPerThread = 255;
+  int64_t maxThreadsPerSM = 2048; ///< resident threads of one multiprocessor (sm_86/89: 1536)
   int64_t sharedMemoryPerBlock = 0; ///< bytes, with the opt-in beyond 48 KB
   int64_t multiprocessors = 0;      ///< of the reference part (H200/H100 SXM: 132)
   int64_t vectorBytes = 16;         ///< widest global load/store of one thread

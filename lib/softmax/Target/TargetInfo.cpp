@@ -27,6 +27,9 @@ std::optional<TargetInfo> TargetInfo::forChip(llvm::StringRef chip) {
   info.chip = chip.str();
   info.sharedMemoryPerBlock = facts->sharedMemoryPerBlock;
   info.multiprocessors = facts->multiprocessors;
+  // The consumer parts of sm_86 and sm_89 hold 48 warps a multiprocessor, not 64.
+  if (chip == "sm_86" || chip == "sm_89")
+    info.maxThreadsPerSM = 1536;
   // Clusters came with sm_90. 8 blocks is the portable size; the H100 and H200 launch 16 (a
   // "non-portable" size) once a kernel opts in (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_
   // ALLOWED, which the runtime and the C++ API set), which holds an f32 row of 262144 columns

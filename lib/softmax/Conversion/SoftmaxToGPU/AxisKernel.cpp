@@ -637,7 +637,8 @@ void AxisEmitter::emit() {
 }
 
 gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
-                               FusedOp op, StrategyAttr plan, bool vectorized) {
+                               FusedOp op, StrategyAttr plan, bool vectorized,
+                               const TargetInfo &target) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   MLIRContext *context = builder.getContext();
@@ -658,7 +659,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // occupancy that `.maxntid` alone would make ptxas aim at. The scalar kernel, for layouts
   // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
   // it gets every register a block of its size may have, so that it does not spill either.
-  int64_t limit = std::min<int64_t>(255, 65536 / threads / 8 * 8);
+  int64_t limit = target.registersPerThread(threads);
   int64_t needed = holdsPackedValues(op, plan, vectorized)
                        ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
@@ -721,7 +722,8 @@ LogicalResult mlir::softmax::checkStridedAxisSupported(FusedOp op) {
 
 void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module, FusedOp op,
                                      Value input, Value output, ValueRange scalars,
-                                     function_ref<std::string(StringRef)> kernelName) {
+                                     function_ref<std::string(StringRef)> kernelName,
+                                     const TargetInfo &target) {
   Location loc = op.getLoc();
   auto plan = cast<StrategyAttr>(op.getStrategiesAttr()[0]);
   int64_t axis = op.getNormalizedAxis();
@@ -729,11 +731,11 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
   gpu::GPUFuncOp vectorKernel;
   if (hasVectorKernel)
     vectorKernel = buildAxisKernel(builder, module, kernelName("strided_axis"), op, plan,
-                                   /*vectorized=*/true);
+                                   /*vectorized=*/true, target);
   gpu::GPUFuncOp scalarKernel =
       buildAxisKernel(builder, module,
                       kernelName(hasVectorKernel ? "strided_axis_scalar" : "strided_axis"), op,
-                      plan, /*vectorized=*/false);
+                      plan, /*vectorized=*/false, target);
 
   SmallVector<Value> operands{buildAxisView(builder, loc, input, axis),
                               buildAxisView(builder, loc, output, axis)};

@@ -13,6 +13,7 @@
 #define SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_AXISKERNEL_H
 
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
+#include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -30,10 +31,12 @@ LogicalResult checkStridedAxisSupported(FusedOp op);
 /// Host code at `builder`'s insertion point: builds the kernels of `op` (its single
 /// strided_axis plan) in `module` and launches them on `input` and `output`, full-rank strided
 /// memrefs, with `scalars` the op's side operands (scalars only: checkStridedAxisSupported).
-/// `kernelName(suffix)` gives a kernel a unique symbol name.
+/// `kernelName(suffix)` gives a kernel a unique symbol name; `target` the register file the
+/// kernels' budgets come from.
 void lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module, FusedOp op, Value input,
                       Value output, ValueRange scalars,
-                      function_ref<std::string(StringRef suffix)> kernelName);
+                      function_ref<std::string(StringRef suffix)> kernelName,
+                      const TargetInfo &target);
 
 } // namespace mlir::softmax
 

@@ -239,7 +239,7 @@ void FunctionLowering::launch(FusedOp op, StrategyAttr plan, PlanKernels planKer
     launchFast(op, plan, planKernels, kernelOperands, rowCount, width);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
-  Value blocks = buildBlockCount(builder, loc, op, plan, variant, rowCount, width);
+  Value blocks = buildBlockCount(builder, loc, op, plan, variant, rowCount, width, target);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   gpu::KernelDim3 threads = buildBlockSize(builder, loc, op, plan, variant, width);
   Value sharedBytes;
@@ -363,7 +363,8 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
     lowerStridedAxis(builder, kernels, op, input, destination, sideScalars,
                      [&](StringRef suffix) {
                        return uniqueKernelName(kernels, (base + "_" + suffix).str());
-                     });
+                     },
+                     target);
     return success();
   }
   SmallVector<Value> operands{viewAsRows(builder, loc, input),
@@ -415,39 +416,40 @@ LogicalResult FunctionLowering::lowerFused(FusedOp op, Value destination) {
       if (plan.getCluster() > 1)
         planKernels.split.push_back(
             buildRowSplitKernel(builder, kernels, uniqueKernelName(kernels, name + "_cluster"),
-                                op, plan, RowSplitPhase::Cluster, /*dependentLaunches=*/false));
+                                op, plan, RowSplitPhase::Cluster, /*dependentLaunches=*/false,
+                                target));
       else
         for (auto [phase, suffix] : {std::pair{RowSplitPhase::Partial, "_partial"},
                                      std::pair{RowSplitPhase::Combine, "_combine"},
                                      std::pair{RowSplitPhase::Normalize, "_normalize"}})
           planKernels.split.push_back(buildRowSplitKernel(
               builder, kernels, uniqueKernelName(kernels, name + suffix), op, plan, phase,
-              target.dependentLaunches));
+              target.dependentLaunches, target));
       if (!rowCountAlternative)
         planKernels.general =
             buildRowKernel(builder, kernels, uniqueKernelName(kernels, name + "_fallback"), op,
-                           getRowSplitFallback(plan), RowKernelVariant::General);
+                           getRowSplitFallback(plan), RowKernelVariant::General, target);
       kernelFuncs.push_back(planKernels);
       continue;
     }
     if (hasFastVariant(op, plan)) {
       planKernels.fast = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name), op,
-                                        plan, RowKernelVariant::Fast);
+                                        plan, RowKernelVariant::Fast, target);
       // Only the first of a group of alternatives gets a Full kernel: a width of the span runs
       // its fast kernel wherever the rows are aligned.
       bool firstAlternative = i == 0 || !plans[i - 1].holdsWholeRow() ||
                               plans[i - 1].getMaxWidth() != plan.getMaxWidth();
-      if (firstAlternative && hasFullVariant(op, plan))
+      if (firstAlternative && hasFullVariant(op, plan, target))
         planKernels.full = buildRowKernel(builder, kernels,
                                           uniqueKernelName(kernels, name + "_full"), op, plan,
-                                          RowKernelVariant::Full);
+                                          RowKernelVariant::Full, target);
       name += "_general";
     }
     // An alternative followed by another has no general kernel (without a fast one it never
     // runs: the verifier does not know the variants).
     if (!hasAlternative(i))
       planKernels.general = buildRowKernel(builder, kernels, uniqueKernelName(kernels, name),
-                                           op, plan, RowKernelVariant::General);
+                                           op, plan, RowKernelVariant::General, target);
     kernelFuncs.push_back(planKernels);
   }
 

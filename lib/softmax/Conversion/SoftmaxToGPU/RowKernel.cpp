@@ -90,8 +90,6 @@ bool mlir::softmax::isPipelined(FusedOp op, StrategyAttr plan) {
 namespace {
 /// The smallest row group (rows x width x input bytes) a pipelined block takes a grid apart.
 constexpr int64_t kStridedGroupBytes = 8192;
-/// The multiprocessors of the reference part (H200, H100 SXM).
-constexpr int64_t kMultiprocessors = 132;
 } // namespace
 
 std::optional<int64_t> mlir::softmax::getStridedWalkWidth(FusedOp op, StrategyAttr plan) {
@@ -107,7 +105,7 @@ std::optional<int64_t> mlir::softmax::getStridedWalkWidth(FusedOp op, StrategyAt
 
 Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp op,
                                      StrategyAttr plan, RowKernelVariant variant, Value rowCount,
-                                     Value width) {
+                                     Value width, const TargetInfo &target) {
   auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
   Value groups = arith::CeilDivUIOp::create(builder, loc, rowCount, constant(plan.getRows()));
   if (plan.getPlan() == KernelPlan::row_cluster) // a cluster of blocks a row
@@ -118,8 +116,8 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
   if (!isPipelined(op, plan))
     return groups;
   // Up to kPipelinedGroups groups a block, once there are enough to keep at least
-  // kGroupsPerMultiprocessor on each of the reference part's multiprocessors (fewer rows keep
-  // one group a block, so that small problems spread over the whole GPU).
+  // kGroupsPerMultiprocessor on each of the target's multiprocessors (fewer rows keep one
+  // group a block, so that small problems spread over the whole GPU).
   constexpr int64_t kPipelinedGroups = 4;
   constexpr int64_t kGroupsPerMultiprocessor = 16;
   auto clampGroups = [&](Value perBlock) {
@@ -127,7 +125,7 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
     return arith::MinUIOp::create(builder, loc, perBlock, constant(kPipelinedGroups));
   };
   Value perBlock = clampGroups(arith::DivUIOp::create(
-      builder, loc, groups, constant(kMultiprocessors * kGroupsPerMultiprocessor)));
+      builder, loc, groups, constant(target.multiprocessors * kGroupsPerMultiprocessor)));
   if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan)) {
     // Groups walked a grid apart (KernelEmitter::emit): as many a block as leave about
     // kWavesPerSlot blocks for each block the multiprocessors hold at once (the nearest whole
@@ -137,11 +135,14 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
     // 12288 on 3 (0.963; 13.8), 16384 on 2 (0.963, against 0.949 on 3; 15.5).
     constexpr int64_t kWavesPerSlot = 16;
     int64_t threads = plan.getBlockSize();
-    int64_t warps = llvm::divideCeil(threads, 32);
-    int64_t registers = llvm::alignTo(getRowKernelRegisters(op, plan, variant), 8);
+    int64_t warps = llvm::divideCeil(threads, target.warpSize);
+    int64_t registers = llvm::alignTo(getRowKernelRegisters(op, plan, variant, target), 8);
+    int64_t warpsPerSM = target.maxThreadsPerSM / target.warpSize;
     int64_t resident = std::clamp<int64_t>(
-        std::min<int64_t>(65536 / (registers * 32) / warps, 64 / warps), 1, 32);
-    int64_t slots = kMultiprocessors * resident;
+        std::min<int64_t>(target.registersPerSM / (registers * target.warpSize) / warps,
+                          warpsPerSM / warps),
+        1, 32);
+    int64_t slots = target.multiprocessors * resident;
     Value balanced = clampGroups(arith::DivUIOp::create(
         builder, loc,
         arith::AddIOp::create(builder, loc, groups, constant(kWavesPerSlot * slots / 2)),
@@ -1731,7 +1732,7 @@ gpu::KernelDim3 mlir::softmax::buildBlockSize(OpBuilder &builder, Location loc, 
   return {lanes, constant(plan.getRows()), one};
 }
 
-bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan) {
+bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan, const TargetInfo &target) {
   bool rowInBlock =
       plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers;
   if (!ShapedType::isDynamic(op.getRowWidth()) || !rowInBlock || !hasFastVariant(op, plan))
@@ -1740,8 +1741,8 @@ bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan) {
   // same budget, its lanes, warps and column strides are run-time values, which cost bf16
   // 4096 columns (the 512 x 8 tier) 0.953 -> 0.937x copy against the static kernel (compare-
   // 5214e64.txt in bench/results/2026-12-02-h200).
-  return getRowKernelRegisters(op, plan, RowKernelVariant::Full) <
-             getRowKernelRegisters(op, plan, RowKernelVariant::Fast) ||
+  return getRowKernelRegisters(op, plan, RowKernelVariant::Full, target) <
+             getRowKernelRegisters(op, plan, RowKernelVariant::Fast, target) ||
          (isPipelined(op, plan) && hasElasticLanes(op, plan, RowKernelVariant::Fast));
 }
 
@@ -1792,7 +1793,7 @@ int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
 }
 
 int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
-                                             RowKernelVariant variant) {
+                                             RowKernelVariant variant, const TargetInfo &target) {
   if (plan.getPlan() == KernelPlan::row_staged)
     return kRowStagedRegisters;
   // ptxas sizes registers for the occupancy that `.maxntid` allows (8 blocks of 256 threads:
@@ -1824,14 +1825,14 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     int64_t manyChunks = plan.getChunks() > 8 ? 24 : 0;
     int64_t needed = llvm::alignTo(values / 2 + 48 + general + manyChunks, 8);
     if (variant == RowKernelVariant::General && plan.getCluster() > 8)
-      needed = std::max<int64_t>(needed, 65536 / (2 * threads) / 8 * 8);
-    return std::clamp<int64_t>(needed, 40, std::min<int64_t>(255, 65536 / threads / 8 * 8));
+      needed = std::max<int64_t>(needed, target.registersPerThread(2 * threads));
+    return std::clamp<int64_t>(needed, 40, target.registersPerThread(threads));
   }
   int64_t needed = getRowKernelRegisterNeed(op, plan, variant);
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   bool noRowSide = op.getRowSideOperandRegisters(1) == 0;
-  int64_t registers = std::clamp<int64_t>(llvm::alignTo(needed, 8), 64,
-                                          std::min<int64_t>(255, 65536 / threads / 8 * 8));
+  int64_t registers =
+      std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, target.registersPerThread(threads));
   // row_cluster without values of side operands along the row: two blocks a multiprocessor
   // (128 registers for 256 threads) where that leaves the values and the usual overhead (48).
   // ptxas fits those kernels there without spilling (the estimate above is conservative), and
@@ -1841,7 +1842,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // keeps its values (not its exps) to the end and needs 8 more (ptxas: 136 for 64 values;
   // at 128 the dynamic tiers spilled 8 bytes, generated seed 235), nor rows under masks,
   // whose read tests need a few more too (two causal masks: 8 bytes, seed 325).
-  int64_t twoBlocks = 65536 / (2 * threads) / 8 * 8;
+  int64_t twoBlocks = target.registersPerThread(2 * threads);
   bool masked = llvm::any_of(op.getPrologue(), llvm::IsaPred<MaskStepAttr>);
   if (plan.getPlan() == KernelPlan::row_cluster && noRowSide &&
       op.getNormalization() != Normalization::log_softmax && !masked &&
@@ -1919,8 +1920,8 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     int64_t occupancyWarps = values <= 8 && !prologueOnPartialRow    ? 64
                              : values <= 16 && !logOn512 ? 48
                                                          : 24;
-    int64_t blocks = llvm::divideCeil(occupancyWarps * 32, threads);
-    int64_t step = 65536 / (blocks * threads) / 8 * 8;
+    int64_t blocks = llvm::divideCeil(occupancyWarps * target.warpSize, threads);
+    int64_t step = target.registersPerThread(blocks * threads);
     // Blocks of whole warps that do not divide the target (384 threads: 5 blocks hold 60 warps,
     // 6 would need 28 registers) take the blocks below it: bf16 3000 columns on 384 lanes of 8
     // ran at 0.93x copy at 32 registers (the dynamic tier's elastic kernel) and 0.88x uncapped
@@ -1949,7 +1950,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
       fewest = 48;
     while (step < fewest && blocks > 1 && plan.getRows() == 1) {
       --blocks;
-      step = 65536 / (blocks * threads) / 8 * 8;
+      step = target.registersPerThread(blocks * threads);
     }
     if (step >= fewest)
       registers = std::min(registers, step);
@@ -1980,7 +1981,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
 
 gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                              StringRef name, FusedOp op, StrategyAttr plan,
-                                             RowKernelVariant variant) {
+                                             RowKernelVariant variant, const TargetInfo &target) {
   assert((variant != RowKernelVariant::Fast || hasFastVariant(op, plan)) &&
          "the plan has no fast variant");
   if (plan.getPlan() == KernelPlan::row_staged)
@@ -2010,7 +2011,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   if (!hasElasticLanes(op, plan, variant))
     func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(
-                                   getRowKernelRegisters(op, plan, variant))));
+                                   getRowKernelRegisters(op, plan, variant, target))));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
@@ -2038,8 +2039,8 @@ Value mlir::softmax::buildRowSplitCondition(OpBuilder &builder, FusedOp op, Stra
 
 gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                                   StringRef name, FusedOp op, StrategyAttr plan,
-                                                  RowSplitPhase phase,
-                                                  bool dependentLaunches) {
+                                                  RowSplitPhase phase, bool dependentLaunches,
+                                                  const TargetInfo &target) {
   assert(plan.getPlan() == KernelPlan::row_split && "not a row_split plan");
   assert((phase == RowSplitPhase::Cluster) == (plan.getCluster() > 1) &&
          "a row_split plan over a cluster has the one Cluster kernel");
@@ -2064,7 +2065,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUMo
   // A span a block, as a chunked_online kernel's: its budget.
   func->setAttr("nvvm.maxnreg",
                 builder.getI32IntegerAttr(static_cast<int32_t>(getRowKernelRegisters(
-                    op, getRowSplitFallback(plan), RowKernelVariant::General))));
+                    op, getRowSplitFallback(plan), RowKernelVariant::General, target))));
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
   KernelEmitter(builder, op, plan, func).emitSplit(phase, dependentLaunches);

@@ -9,6 +9,7 @@
 #define SOFTMAX_LIB_CONVERSION_SOFTMAXTOGPU_ROWKERNEL_H
 
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
+#include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -40,7 +41,8 @@ int64_t getRowSharedReductionSlots(StrategyAttr plan);
 /// multiprocessors hold at once. `width`: the row width (index).
 enum class RowKernelVariant;
 Value buildBlockCount(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr plan,
-                      RowKernelVariant variant, Value rowCount, Value width);
+                      RowKernelVariant variant, Value rowCount, Value width,
+                      const TargetInfo &target);
 
 /// The narrowest row whose groups the kernel of `plan` walks a grid apart (blockId, blockId +
 /// grid, ...) rather than consecutively: the pipelined plans of rows no -inf mask cuts short,
@@ -82,7 +84,8 @@ bool holdsPackedRowValues(FusedOp op, StrategyAttr plan);
 enum class RowKernelVariant { Fast, Full, General };
 
 /// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`.
-int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant variant,
+                              const TargetInfo &target);
 
 /// The registers a thread of that kernel needs by the plans' estimate (its values, side
 /// operands, edge columns, the prologue's state), before the budget clamps it to the block's
@@ -94,7 +97,7 @@ int64_t getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan, RowKernelVariant
 /// multi_row or row_registers plan whose fast kernel would get a smaller budget at a width of
 /// exactly its span, or a pipelined (16-bit) one whose fast kernel takes its lanes from the
 /// launch (hasElasticLanes).
-bool hasFullVariant(FusedOp op, StrategyAttr plan);
+bool hasFullVariant(FusedOp op, StrategyAttr plan, const TargetInfo &target);
 
 /// Whether the kernel of `op` with `plan` in `variant` takes its lanes from the launch: a
 /// row_registers plan of several warps a row, for a dynamic width, in the fast and general
@@ -124,7 +127,8 @@ Value buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr pla
 /// (Fast needs hasFastVariant, Full hasFullVariant). Rows are the input's leading dimensions
 /// collapsed; the op's axis must be the last.
 gpu::GPUFuncOp buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
-                              FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+                              FusedOp op, StrategyAttr plan, RowKernelVariant variant,
+                              const TargetInfo &target);
 
 /// The kernels of a row_split plan, in launch order. Rows are split into spans of
 /// `lanes * vector * chunks` columns past the row's head, one block each:
@@ -153,7 +157,7 @@ enum class RowSplitPhase { Partial, Combine, Normalize, Cluster };
 /// returns at once and the phases run one after the other as any launches on a stream.
 gpu::GPUFuncOp buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
                                    FusedOp op, StrategyAttr plan, RowSplitPhase phase,
-                                   bool dependentLaunches);
+                                   bool dependentLaunches, const TargetInfo &target);
 
 
 /// Host code: the blocks a row_split launch gives each row of `width` (index) columns,

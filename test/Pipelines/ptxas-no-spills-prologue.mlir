@@ -5,8 +5,10 @@
 // of 32 values under a limiting mask with a scalar factor (469, 1291: 4-20 bytes at the
 // 24-warp target), two masks (683, 2005: 8-12 bytes; both now counted by
 // FusedOp::getPrologueStateRegisters), and the general kernel of a static width held packed
-// over a cluster (1118: 8 bytes at 80, now 88), and a hand-written 16-bit plan on vectors of
-// 2 (2133: 12-16 bytes at 40-48; such plans keep their budget). Every kernel assembles with
+// over a cluster (1118: 8 bytes at 80, now 88), a hand-written 16-bit plan on vectors of
+// 2 (2133: 12-16 bytes at 40-48; such plans keep their budget), and the Full kernels of 24
+// values or more beside a step with an operand (2027, 2917 and a scale by an f32 scalar: 4
+// bytes at 64; no longer built, below). Every kernel assembles with
 // ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -14,8 +16,9 @@
 // RUN: FileCheck %s < %t.log
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
+// RUN: not grep -E "'(gen_2027|gen_2917|scale_by_f32)_0_row_registers_(19|20)_full'" %t.log
 
-// COUNT: 381
+// COUNT: 520
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_6' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_14' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_518_0_row_registers' for 'sm_90'
@@ -23,6 +26,8 @@
 // CHECK-DAG: Compiling entry function 'gen_1291_0_multi_row_3' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_683_0_multi_row_3' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_1118_0_row_cluster_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'scale_by_f32_0_row_registers_19' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_2917_0_row_registers_19' for 'sm_90'
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes spill
 
@@ -129,4 +134,32 @@ func.func @gen_2005(%x: tensor<?x?x2x?xf16>, %a1: tensor<1xi64>) -> tensor<?x?x2
 func.func @gen_2133(%x: tensor<1024xbf16>) -> tensor<1024xbf16> {
   %y = softmax.fused softmax %x axis = 0 prologue [#softmax.scale<0.125>, #softmax.scale<10.0>] masked_rows = zero {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 8, vector = 2, chunks = 8>, #softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 1, chunks = 2>]} : tensor<1024xbf16> -> tensor<1024xbf16>
   return %y : tensor<1024xbf16>
+}
+
+// Seed 2027 (scripts/softmax_gen.py 2027): a boolean mask on a dynamic 16-bit row; with seed
+// 2917 and the plain scale below, the Full kernel of the 12288-column tier (512 threads x 3
+// vectors of 8) spilled 4 bytes at 64 registers beside the step's operand: no Full kernel
+// there now (hasFullVariant), the fast kernel takes rows of the span.
+func.func @gen_2027(%x: tensor<?xbf16>, %a1: tensor<1xi1>) -> tensor<?xf16> {
+  %v0 = softmax.cast %x : tensor<?xbf16> to tensor<?xf32>
+  %v1 = softmax.mask %v0, tensor %a1 axis = 0 : tensor<?xf32>, tensor<1xi1>
+  %v2 = softmax.softmax %v1 axis = 0 masked_rows = zero : tensor<?xf32>
+  %v3 = softmax.cast %v2 : tensor<?xf32> to tensor<?xf16>
+  return %v3 : tensor<?xf16>
+}
+
+// Seed 2917 (scripts/softmax_gen.py 2917).
+func.func @gen_2917(%x: tensor<?xbf16>, %a1: f32) -> tensor<?xf16> {
+  %v0 = softmax.cast %x : tensor<?xbf16> to tensor<?xf32>
+  %v1 = softmax.scale %v0 by %a1 : tensor<?xf32>, f32
+  %v2 = softmax.softmax %v1 axis = 0 masked_rows = zero : tensor<?xf32>
+  %v3 = softmax.cast %v2 : tensor<?xf32> to tensor<?xf16>
+  return %v3 : tensor<?xf16>
+}
+
+// A dynamic bf16 softmax scaled by an f32 scalar (a temperature).
+func.func @scale_by_f32(%x: tensor<?x?xbf16>, %t: f32) -> tensor<?x?xbf16> {
+  %a = softmax.scale %x by %t : tensor<?x?xbf16>, f32
+  %y = softmax.softmax %a : tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
 }

@@ -1665,6 +1665,15 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   gpu::ReturnOp::create(b, loc);
 }
 
+/// Whether `op`'s prologue has a step with an operand: a scalar factor, a bias, a boolean mask.
+bool hasStepWithOperand(FusedOp op) {
+  return llvm::any_of(op.getPrologue(), [](Attribute step) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    return isa<ScaleByStepAttr, BiasStepAttr>(step) ||
+           (mask && mask.getKind() == MaskKind::tensor);
+  });
+}
+
 /// Registers a thread of a two-pass plan (chunked_online, row_shared) needs for `values` a
 /// span: half of them (a span's values are reduced as they arrive) and 48 for addresses and
 /// the running max and sum, calibrated on the chosen plans (32 values a span); values past 32
@@ -1736,6 +1745,14 @@ bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan, const TargetIn
   bool rowInBlock =
       plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers;
   if (!ShapedType::isDynamic(op.getRowWidth()) || !rowInBlock || !hasFastVariant(op, plan))
+    return false;
+  // Not for 24 values a thread or more beside a step with an operand: the Full kernel of the
+  // 12288-column tier (512 threads x 3 vectors of 8) spilled 4 bytes at its 64 registers in
+  // dynamic 16-bit programs scaled by an f32 scalar or under a boolean mask (generated seeds
+  // 2027, 2917), where the fast kernel that then takes rows of the span fits its budget; the
+  // next budget for 512 threads, 128, halves the warps.
+  if (plan.getVector() * plan.getChunks() >= 24 && isPipelined(op, plan) &&
+      hasStepWithOperand(op))
     return false;
   // Also the pipelined (16-bit) tiers whose fast kernel takes its lanes from the launch: at the
   // same budget, its lanes, warps and column strides are run-time values, which cost bf16
@@ -1941,12 +1958,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // 16 values a thread: ptxas spilled 4 bytes at 40 in the dynamic 16-bit tiers of 16
     // values on vectors of 4 (generated seeds 1362, a boolean mask and a scale by a scalar;
     // 1935, a constant scale and a bias a row; 2027, a boolean mask alone).
-    bool stepWithOperand = llvm::any_of(op.getPrologue(), [](Attribute step) {
-      auto mask = dyn_cast<MaskStepAttr>(step);
-      return isa<ScaleByStepAttr, BiasStepAttr>(step) ||
-             (mask && mask.getKind() == MaskKind::tensor);
-    });
-    if (values == 16 && stepWithOperand)
+    if (values == 16 && hasStepWithOperand(op))
       fewest = 48;
     while (step < fewest && blocks > 1 && plan.getRows() == 1) {
       --blocks;

@@ -8,7 +8,8 @@
 // over a cluster (1118: 8 bytes at 80, now 88), a hand-written 16-bit plan on vectors of
 // 2 (2133: 12-16 bytes at 40-48; such plans keep their budget), and the Full kernels of 24
 // values or more beside a step with an operand (2027, 2917 and a scale by an f32 scalar: 4
-// bytes at 64; no longer built, below). Every kernel assembles with
+// bytes at 64; no longer built, below), and a row_cluster general kernel beside a bias of one
+// element (2490: 8 bytes at 128). Every kernel assembles with
 // ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -18,7 +19,7 @@
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 // RUN: not grep -E "'(gen_2027|gen_2917|scale_by_f32)_0_row_registers_(19|20)_full'" %t.log
 
-// COUNT: 520
+// COUNT: 556
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_6' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_14' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_518_0_row_registers' for 'sm_90'
@@ -28,6 +29,7 @@
 // CHECK-DAG: Compiling entry function 'gen_1118_0_row_cluster_general' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'scale_by_f32_0_row_registers_19' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_2917_0_row_registers_19' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_2490_0_row_cluster_19_general' for 'sm_90'
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes spill
 
@@ -162,4 +164,13 @@ func.func @scale_by_f32(%x: tensor<?x?xbf16>, %t: f32) -> tensor<?x?xbf16> {
   %a = softmax.scale %x by %t : tensor<?x?xbf16>, f32
   %y = softmax.softmax %a : tensor<?x?xbf16>
   return %y : tensor<?x?xbf16>
+}
+
+// Seed 2490 (scripts/softmax_gen.py 2490): an f32 bias of one element on a dynamic row. The
+// general kernel of the row_cluster tier spilled 8 bytes at the two-blocks budget (128), which
+// it no longer takes beside a bias.
+func.func @gen_2490(%x: tensor<?x2x?xf32>, %a1: tensor<1xf32>) -> tensor<?x2x?xf32> {
+  %v0 = softmax.add_bias %x, %a1 : tensor<?x2x?xf32>, tensor<1xf32>
+  %v1 = softmax.softmax %v0 axis = -1 masked_rows = zero : tensor<?x2x?xf32>
+  return %v1 : tensor<?x2x?xf32>
 }

@@ -1858,11 +1858,15 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // ran at 0.71x (bench/results/2026-12-01-h200/wide-7fb894e.txt). Not log_softmax, which
   // keeps its values (not its exps) to the end and needs 8 more (ptxas: 136 for 64 values;
   // at 128 the dynamic tiers spilled 8 bytes, generated seed 235), nor rows under masks,
-  // whose read tests need a few more too (two causal masks: 8 bytes, seed 325).
+  // whose read tests need a few more too (two causal masks: 8 bytes, seed 325), nor the
+  // general kernel beside a bias of one value for the whole row, which it keeps with its edge
+  // columns (an f32 bias of one element: 8 bytes at 128, seed 2490).
   int64_t twoBlocks = target.registersPerThread(2 * threads);
   bool masked = llvm::any_of(op.getPrologue(), llvm::IsaPred<MaskStepAttr>);
+  bool generalBesideBias = variant == RowKernelVariant::General &&
+                           llvm::any_of(op.getPrologue(), llvm::IsaPred<BiasStepAttr>);
   if (plan.getPlan() == KernelPlan::row_cluster && noRowSide &&
-      op.getNormalization() != Normalization::log_softmax && !masked &&
+      op.getNormalization() != Normalization::log_softmax && !masked && !generalBesideBias &&
       twoBlocks >= plan.getVector() * plan.getChunks() + 48)
     registers = std::min(registers, twoBlocks);
   // The fast (and Full) variant of a pipelined (16-bit) register plan gets an occupancy

@@ -58,4 +58,15 @@ def SerializeKernelsPass : Pass<"softmax-serialize-kernels", "::mlir::ModuleOp">
   ];
 }
 
+def KernelVectorToSCFPass : Pass<"softmax-kernel-vector-to-scf", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "convert-vector-to-scf, on the kernel modules that hold an op it converts";
+  let description = [{
+    Upstream's gpu-lower-to-nvvm-pipeline runs convert-vector-to-scf on every kernel. The
+    kernels softmax-lower-to-gpu emits hold no vector transfer and no vector.print (their vector
+    loads, stores and extracts go to LLVM directly), so on them the pass only walks the IR, a
+    few milliseconds a kernel. This pass looks for those ops and runs the conversion only on a
+    module that has one, such as a kernel outlined from a user's `gpu.launch`.
+  }];
+}
+
 #endif // SOFTMAX_PIPELINES_PASSES_TD

@@ -95,10 +95,12 @@ std::unique_ptr<Pass> createKernelCanonicalizerPass() {
 
 /// The passes that upstream's gpu-lower-to-nvvm-pipeline (MLIR 22) runs on the whole module,
 /// host and kernels alike, with its options: here on the host, and on each kernel's module
-/// (with the kernel canonicalizer above). `host` adds
-/// convert-func-to-llvm (a ModuleOp pass; the kernels are gpu.func, which it leaves alone).
+/// (with the kernel canonicalizer above, and convert-vector-to-scf only where it applies).
+/// `host` adds convert-func-to-llvm (a ModuleOp pass; the kernels are gpu.func, which it leaves alone).
 void addCommonLoweringPasses(OpPassManager &pm, bool host) {
-  pm.addPass(createConvertVectorToSCFPass());
+  // On a kernel, softmax-kernel-vector-to-scf runs it where it applies.
+  if (host)
+    pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   if (host)
@@ -119,7 +121,9 @@ void mlir::softmax::buildKernelToNVVMPipeline(OpPassManager &pm) {
   // The first half leaves the kernel's clean-up to this pipeline.
   pm.addPass(createKernelCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertNVGPUToNVVMPass());
+  // Upstream's pipeline also runs convert-nvgpu-to-nvvm here: the nvgpu dialect is not one that
+  // softmax-opt or the library loads, so no kernel holds its ops.
+  pm.addPass(createKernelVectorToSCFPass());
   addCommonLoweringPasses(pm, /*host=*/false);
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
@@ -177,4 +181,5 @@ void mlir::softmax::registerSoftmaxPipelines() {
   registerCheckPTXPass();
   registerSetBackendOptionsPass();
   registerSerializeKernelsPass();
+  registerKernelVectorToSCFPass();
 }

@@ -9,7 +9,13 @@
 // 2 (2133: 12-16 bytes at 40-48; such plans keep their budget), and the Full kernels of 24
 // values or more beside a step with an operand (2027, 2917 and a scale by an f32 scalar: 4
 // bytes at 64; no longer built, below), and a row_cluster general kernel beside a bias of one
-// element (2490: 8 bytes at 128). Every kernel assembles with
+// element (2490: 8 bytes at 128), the general kernels of rows of one or two lanes of 8 beside
+// three side operands along the row (3117: 160 bytes at 192, 56 at 168; their edge columns'
+// addresses now counted), and a hand-written plan of 2 rows of 16 values beside a bias of one
+// element (3497: 4 bytes at 48, the budget of the 16-bit general kernels on vectors of 4,
+// which several rows beside a step with an operand now leave at 56), and f16 rows beside a bias
+// of one value a row over a rank-4 input (4287, 4415: 8-20 bytes at 48 in six tiers; the row's
+// indices now counted where a target or cap sets the budget). Every kernel assembles with
 // ptxas for sm_90 within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -19,7 +25,7 @@
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 // RUN: not grep -E "'(gen_2027|gen_2917|scale_by_f32)_0_row_registers_(19|20)_full'" %t.log
 
-// COUNT: 556
+// COUNT: 685
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_6' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_14' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_518_0_row_registers' for 'sm_90'
@@ -30,6 +36,11 @@
 // CHECK-DAG: Compiling entry function 'scale_by_f32_0_row_registers_19' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_2917_0_row_registers_19' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_2490_0_row_cluster_19_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_3117_0_multi_row_0_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_3117_0_multi_row_1_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_3497_0_row_registers' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_4287_0_row_registers_12_general' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'gen_4415_0_row_registers_17' for 'sm_90'
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes spill
 
@@ -173,4 +184,47 @@ func.func @gen_2490(%x: tensor<?x2x?xf32>, %a1: tensor<1xf32>) -> tensor<?x2x?xf
   %v0 = softmax.add_bias %x, %a1 : tensor<?x2x?xf32>, tensor<1xf32>
   %v1 = softmax.softmax %v0 axis = -1 masked_rows = zero : tensor<?x2x?xf32>
   return %v1 : tensor<?x2x?xf32>
+}
+
+// Seed 3117 (scripts/softmax_gen.py 3117): two boolean masks and a bias along a dynamic row of
+// bf16, a bias a row, log_softmax. The general kernels of the tiers of one and two lanes of 8
+// (14 and 8 edge columns a thread) keep an address a side operand and edge column.
+func.func @gen_3117(%x: tensor<16x2x5x?xbf16>, %a1: tensor<1x?xbf16>, %a2: tensor<1x1x5x?xi1>, %a3: tensor<16x1x5x?xi1>, %a4: tensor<5x1xf16>) -> tensor<16x2x5x?xf16> {
+  %v0 = softmax.add_bias %x, %a1 : tensor<16x2x5x?xbf16>, tensor<1x?xbf16>
+  %v1 = softmax.mask %v0, tensor %a2 axis = -1 : tensor<16x2x5x?xbf16>, tensor<1x1x5x?xi1>
+  %v2 = softmax.mask %v1, tensor %a3 axis = -1 fill = -30000.0 : tensor<16x2x5x?xbf16>, tensor<16x1x5x?xi1>
+  %v3 = softmax.add_bias %v2, %a4 : tensor<16x2x5x?xbf16>, tensor<5x1xf16>
+  %v4 = softmax.log_softmax %v3 axis = -1 masked_rows = nan : tensor<16x2x5x?xbf16>
+  %v5 = softmax.cast %v4 : tensor<16x2x5x?xbf16> to tensor<16x2x5x?xf16>
+  return %v5 : tensor<16x2x5x?xf16>
+}
+
+// Seed 3497 (scripts/softmax_gen.py 3497): a hand-written plan of 2 rows of 64 lanes and 16
+// bf16 values beside a bias of one element, on 513 columns (the general kernel only).
+func.func @gen_3497(%x: tensor<8x8x16x513xbf16>, %a1: tensor<1xbf16>) -> tensor<8x8x16x513xbf16> {
+  %y = softmax.fused softmax %x (%a1 : tensor<1xbf16>) axis = 3 prologue [#softmax.bias<0>] masked_rows = zero {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 2, vector = 4, chunks = 4>]} : tensor<8x8x16x513xbf16> -> tensor<8x8x16x513xbf16>
+  return %y : tensor<8x8x16x513xbf16>
+}
+
+// Seed 4287 (scripts/softmax_gen.py 4287): f16 rows of a rank-4 input beside a bias of one
+// value a row, [17, 5, 17, 1]; the tiers capped at 48 keep the row's indices and the bias's
+// address beside their values.
+func.func @gen_4287(%x: tensor<17x5x17x?xf16>, %a1: tensor<17x5x17x1xf16>) -> tensor<17x5x17x?xbf16> {
+  %v0 = softmax.cast %x : tensor<17x5x17x?xf16> to tensor<17x5x17x?xf32>
+  %v1 = softmax.cast %v0 : tensor<17x5x17x?xf32> to tensor<17x5x17x?xbf16>
+  %v2 = softmax.cast %v1 : tensor<17x5x17x?xbf16> to tensor<17x5x17x?xf16>
+  %v3 = softmax.add_bias %v2, %a1 : tensor<17x5x17x?xf16>, tensor<17x5x17x1xf16>
+  %v4 = softmax.softmax %v3 axis = 3 masked_rows = zero : tensor<17x5x17x?xf16>
+  %v5 = softmax.cast %v4 : tensor<17x5x17x?xf16> to tensor<17x5x17x?xbf16>
+  return %v5 : tensor<17x5x17x?xbf16>
+}
+
+// Seed 4415 (scripts/softmax_gen.py 4415): the same with dynamic outer sizes, a bias of shape
+// [4, ?, ?, 1] and scales by an f64 scalar and by 2.
+func.func @gen_4415(%x: tensor<4x?x?x?xf16>, %a1: f64, %a2: tensor<4x?x?x1xf16>) -> tensor<4x?x?x?xf16> {
+  %v0 = softmax.scale %x by %a1 : tensor<4x?x?x?xf16>, f64
+  %v1 = softmax.scale %v0 by 2.0 : tensor<4x?x?x?xf16>
+  %v2 = softmax.add_bias %v1, %a2 : tensor<4x?x?x?xf16>, tensor<4x?x?x1xf16>
+  %v3 = softmax.softmax %v2 axis = -1 masked_rows = nan : tensor<4x?x?x?xf16>
+  return %v3 : tensor<4x?x?x?xf16>
 }

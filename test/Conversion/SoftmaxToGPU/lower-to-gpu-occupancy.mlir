@@ -256,9 +256,10 @@ func.func @packed_general(%x: tensor<64x57856xbf16>) -> tensor<64x57856xf16> {
 }
 
 // Two masks with finite fills: 8 more for the prologue's state (12 bytes of spill without it:
-// generated seed 683); 32 values beside the boolean mask's 32 bits, 2 rows' edge columns.
+// generated seed 683); 32 values beside the boolean mask's 32 bits, 2 rows' edge columns, and
+// the mask's address for each of a thread's 8 edge columns (16; generated seed 3117).
 // CHECK-LABEL: gpu.func @two_finite_fills_0_multi_row_0(
-// CHECK-SAME: nvvm.maxnreg = 200 : i32
+// CHECK-SAME: nvvm.maxnreg = 216 : i32
 func.func @two_finite_fills(%x: tensor<?x?xbf16>, %m: tensor<?x?xi1>, %l: tensor<?xi64>) -> tensor<?x?xbf16> {
   %0 = softmax.fused softmax %x(%m, %l : tensor<?x?xi1>, tensor<?xi64>) axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = -3.0e+04>, #softmax.mask<padding, operand = 1, fill = 0.0>] {strategies = [#softmax.strategy<multi_row, lanes = 2, rows = 128, vector = 8, chunks = 4>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xbf16> -> tensor<?x?xbf16>
   return %0 : tensor<?x?xbf16>
@@ -283,4 +284,33 @@ func.func @narrow_vector(%x: tensor<4096x1024xbf16>) -> tensor<4096x1024xbf16> {
 func.func @sixteen_on_288(%x: tensor<4096x4608xbf16>) -> tensor<4096x4608xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 288, rows = 1, vector = 8, chunks = 2>]} : tensor<4096x4608xbf16> -> tensor<4096x4608xbf16>
   return %0 : tensor<4096x4608xbf16>
+}
+
+// A bias of one value a row over a rank-4 input: the row's indices and the bias's address take
+// 8 more than the 16-bit targets (48, and the Full kernel's 64): 8-20 bytes of spill without
+// them (generated seeds 4287, 4415). Not over a rank-2 input, whose row is the bias's index.
+// CHECK-LABEL: gpu.func @row_bias_rank4_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 56 : i32
+// CHECK-LABEL: gpu.func @row_bias_rank4_0_row_registers_0_full(
+// CHECK-SAME: nvvm.maxnreg = 72 : i32
+// CHECK-LABEL: gpu.func @row_bias_rank2_0_row_registers_0(
+// CHECK-SAME: nvvm.maxnreg = 48 : i32
+// CHECK-LABEL: gpu.func @row_bias_rank2_0_row_registers_0_full(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+func.func @row_bias_rank4(%x: tensor<17x5x17x?xf16>, %b: tensor<17x5x17x1xf16>) -> tensor<17x5x17x?xbf16> {
+  %0 = softmax.fused softmax %x(%b : tensor<17x5x17x1xf16>) axis = 3 prologue [#softmax.bias<0>] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<17x5x17x?xf16> -> tensor<17x5x17x?xbf16>
+  return %0 : tensor<17x5x17x?xbf16>
+}
+func.func @row_bias_rank2(%x: tensor<?x?xf16>, %b: tensor<?x1xf16>) -> tensor<?x?xbf16> {
+  %0 = softmax.fused softmax %x(%b : tensor<?x1xf16>) axis = 1 prologue [#softmax.bias<0>] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 2>, #softmax.strategy<chunked_online, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<?x?xf16> -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// Several rows a block beside a step with an operand: the 16-bit general kernel on vectors of
+// 4 takes 56, not 48 (4 bytes of spill at 48: generated seed 3497, a bias of one element).
+// CHECK-LABEL: gpu.func @gen_3497_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 56 : i32
+func.func @gen_3497(%x: tensor<8x8x16x513xbf16>, %a1: tensor<1xbf16>) -> tensor<8x8x16x513xbf16> {
+  %y = softmax.fused softmax %x (%a1 : tensor<1xbf16>) axis = 3 prologue [#softmax.bias<0>] masked_rows = zero {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 2, vector = 4, chunks = 4>]} : tensor<8x8x16x513xbf16> -> tensor<8x8x16x513xbf16>
+  return %y : tensor<8x8x16x513xbf16>
 }

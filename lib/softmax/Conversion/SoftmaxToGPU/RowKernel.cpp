@@ -1665,6 +1665,24 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   gpu::ReturnOp::create(b, loc);
 }
 
+/// Whether `op`'s prologue has a bias or a boolean mask of one value a row (the last dimension
+/// 1) over an input of rank 3 or more: its address comes from the row's indices, a division
+/// for each dimension above the row's.
+bool hasRowIndexedOperand(FusedOp op) {
+  if (op.getInput().getType().getRank() < 3)
+    return false;
+  return llvm::any_of(op.getPrologue(), [&](Attribute step) {
+    Value operand;
+    if (auto bias = dyn_cast<BiasStepAttr>(step))
+      operand = op.getSideOperands()[bias.getOperand()];
+    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
+      operand = op.getSideOperands()[mask.getOperand()];
+    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
+    return type && type.getRank() >= 2 && type.getShape().back() == 1 &&
+           llvm::any_of(type.getShape().drop_back(), [](int64_t size) { return size != 1; });
+  });
+}
+
 /// Whether `op`'s prologue has a step with an operand: a scalar factor, a bias, a boolean mask.
 bool hasStepWithOperand(FusedOp op) {
   return llvm::any_of(op.getPrologue(), [](Attribute step) {
@@ -1797,8 +1815,18 @@ int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
           : 0;
   int64_t side =
       op.getRowSideOperandRegisters(plan.getVector() * plan.getChunks() + edgeValues);
+  // On rows of one or two lanes of 8 (14 or 8 edge columns a thread), each side operand along
+  // the row keeps a 64-bit address for each edge column from its load to the store: bf16 rows
+  // under two boolean masks and a bias along them (generated seed 3117) spilled 160 bytes at
+  // the 192 of the estimate without this (one lane; 48 at 224, none at 255) and 56 at 168 (two
+  // lanes; none at 176). Some of these general kernels (rows of 9-16 columns off the vector
+  // boundary) go from two blocks of 256 threads a multiprocessor to one. Rows of 4 lanes (4
+  // edge columns) fit without it (test/Pipelines/ptxas-no-spills-side-operands.mlir).
+  int64_t edgeAddresses =
+      general && edgeValues >= 8 ? 2 * edgeValues * op.getRowSideOperandRegisters(1) : 0;
   if (registerPlan)
-    needed += side + (general && side > 0 ? 24 : 0) + op.getPrologueStateRegisters();
+    needed += side + (general && side > 0 ? 24 : 0) + edgeAddresses +
+              op.getPrologueStateRegisters();
   else
     needed += side / 8 + (general && side > 0 ? 24 + side / 2 : 0);
   // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
@@ -1850,6 +1878,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   bool noRowSide = op.getRowSideOperandRegisters(1) == 0;
   int64_t registers =
       std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, target.registersPerThread(threads));
+  int64_t estimate = registers;
   // row_cluster without values of side operands along the row: two blocks a multiprocessor
   // (128 registers for 256 threads) where that leaves the values and the usual overhead (48).
   // ptxas fits those kernels there without spilling (the estimate above is conservative), and
@@ -1979,7 +2008,11 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // budget let ptxas take 66-72: at 72 a block of 256 threads left 3 a multiprocessor and
     // bf16 3001 columns ran at 0.70x copy (dynamic), at 48 0.77x, and 0.87x static
     // (compare-7c3010d.txt, alternatives-a2260ab.txt in bench/results/2026-12-02-h200).
-    registers = std::min<int64_t>(registers, 48);
+    // Several rows a block beside a step with an operand take 56: a bias of one value for
+    // every row on 2 rows of 64 lanes spilled 4 bytes at 48 (generated seed 3497, a
+    // hand-written plan on a static width of 513 bf16 columns).
+    registers =
+        std::min<int64_t>(registers, plan.getRows() > 1 && hasStepWithOperand(op) ? 56 : 48);
   } else if (variant == RowKernelVariant::Fast && hasElasticLanes(op, plan, variant) &&
              isPipelined(op, plan) && narrowResult && !finiteFillMask && values == 16 &&
              op.getNormalization() != Normalization::log_softmax) {
@@ -1992,6 +2025,14 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // to the end: 8 bytes at 48 (generated seed 14, f16 in and bf16 out).
     registers = std::min<int64_t>(registers, 48);
   }
+  // A bias or mask of one value a row over a rank-3 or higher input: the row's indices and
+  // the operand's address (64-bit, a division a dimension) take 8 more than the targets and
+  // caps above. f16 rows beside a bias of shape [17, 5, 17, 1] or [4, ?, ?, 1] spilled 8-20
+  // bytes in the dispatch tiers capped at 48 (generated seeds 4287 and 4415), and fit 56. The
+  // budgets of the estimate itself already leave room (seed 683's tiers, a boolean mask of
+  // shape [?, 3, ?, 1], fit them).
+  if (hasRowIndexedOperand(op) && registers < estimate)
+    registers = std::min(registers + 8, estimate);
   return registers;
 }
 

@@ -59,7 +59,7 @@ def SerializeKernelsPass : Pass<"softmax-serialize-kernels", "::mlir::ModuleOp">
 }
 
 def KernelVectorToSCFPass : Pass<"softmax-kernel-vector-to-scf", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "convert-vector-to-scf, on the kernel modules that hold an op it converts";
+  let summary = "Run convert-vector-to-scf on the kernel modules that hold an op it converts";
   let description = [{
     Upstream's gpu-lower-to-nvvm-pipeline runs convert-vector-to-scf on every kernel. The
     kernels softmax-lower-to-gpu emits hold no vector transfer and no vector.print (their vector

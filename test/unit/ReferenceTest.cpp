@@ -848,4 +848,64 @@ func.func @f(%x: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
     EXPECT_GT(y32 - y64, 1e-4) << source;
   }
 }
+
+TEST(RoundFlippingNearTieTest, OnlyNearTiesOf16BitFormatsRoundTheOtherWay) {
+  // f16 has 10 stored bits: 1 + 2^-11 is the midpoint of 1 and 1 + 2^-10.
+  double tie = 1.0 + std::ldexp(1.0, -11);
+  EXPECT_EQ(roundTo(tie, FloatFormat::F16), 1.0);
+  EXPECT_EQ(roundFlippingNearTie(tie, FloatFormat::F16), 1.0 + std::ldexp(1.0, -10));
+  // Within the window (2^-21 relative) above the midpoint: nearest is up, the flip down.
+  double above = tie + std::ldexp(1.0, -23);
+  EXPECT_EQ(roundTo(above, FloatFormat::F16), 1.0 + std::ldexp(1.0, -10));
+  EXPECT_EQ(roundFlippingNearTie(above, FloatFormat::F16), 1.0);
+  EXPECT_EQ(roundFlippingNearTie(-above, FloatFormat::F16), -1.0);
+  // Outside it: rounds to nearest.
+  double far = tie + std::ldexp(1.0, -19);
+  EXPECT_EQ(roundFlippingNearTie(far, FloatFormat::F16), 1.0 + std::ldexp(1.0, -10));
+  // bf16 (7 stored bits): the midpoint of 1 and 1 + 2^-7.
+  EXPECT_EQ(roundFlippingNearTie(1.0 + std::ldexp(1.0, -8), FloatFormat::BF16),
+            1.0 + std::ldexp(1.0, -7));
+  // f32 and non-finite values round as roundTo does.
+  EXPECT_EQ(roundFlippingNearTie(1.0 + std::ldexp(1.0, -24), FloatFormat::F32), 1.0);
+  EXPECT_TRUE(std::isinf(roundFlippingNearTie(INFINITY, FloatFormat::F16)));
+}
+
+TEST_F(ReferenceTest, NearTiesFlippedAtRoundStepsAndCasts) {
+  // Seed 1498 in miniature: a scaled logit exactly halfway between two f16 values, rounded to
+  // f16 by a round step (fused) or a cast (separate ops). The kernel's f32 arithmetic may land on
+  // either side of it; flipNearTies gives the other neighbour than the float64 reference's.
+  const char *fused = R"mlir(
+func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = softmax.fused log_softmax %x axis = 0 prologue [#softmax.scale<5.000000e-01>, #softmax.round<f16>] : tensor<2xf32> -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+)mlir";
+  const char *separate = R"mlir(
+func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %s = softmax.scale %x by 5.000000e-01 : tensor<2xf32>
+  %h = softmax.cast %s : tensor<2xf32> to tensor<2xf16>
+  %y = softmax.log_softmax %h : tensor<2xf16>
+  %z = softmax.cast %y : tensor<2xf16> to tensor<2xf32>
+  return %z : tensor<2xf32>
+}
+)mlir";
+  double x0 = 2.0 * (1.0 + std::ldexp(1.0, -11));
+  for (const char *source : {fused, separate}) {
+    func::FuncOp fn = parse(source);
+    ASSERT_TRUE(fn) << source;
+    std::vector<HostValue> args = {tensorOf({2}, {x0, 0.0})};
+    std::string error;
+    FailureOr<std::vector<HostValue>> nearest = evaluate(fn, args, error);
+    ASSERT_TRUE(succeeded(nearest)) << error;
+    EvaluateOptions options;
+    options.flipNearTies = true;
+    FailureOr<std::vector<HostValue>> flipped = evaluate(fn, args, error, options);
+    ASSERT_TRUE(succeeded(flipped)) << error;
+    // log_softmax([z, 0])[1] = -log(1 + e^z): z = 1 to nearest, 1 + 2^-10 flipped.
+    double z1 = 1.0 + std::ldexp(1.0, -10);
+    EXPECT_NEAR((*nearest)[0].tensor.data[1], -std::log1p(std::exp(1.0)), 2e-3) << source;
+    EXPECT_NEAR((*flipped)[0].tensor.data[1], -std::log1p(std::exp(z1)), 2e-3) << source;
+    EXPECT_GT((*nearest)[0].tensor.data[1] - (*flipped)[0].tensor.data[1], 5e-4) << source;
+  }
+}
 } // namespace

@@ -152,6 +152,12 @@ static cl::opt<bool> emulateF32(
              "with every prologue step rounded to f32, as the kernels compute (not their fused "
              "multiply-adds), instead of the reference's own"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<bool> emulateNearTies(
+    "emulate-near-ties", cl::Hidden,
+    cl::desc("Testing aid, with --emulate-device: the 'device' outputs are the program evaluated "
+             "with every f16/bf16 rounding of a value within 2^-21 of a tie rounded to the other "
+             "neighbour, instead of the reference's own"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<bool> printFillPtx(
     "print-fill-ptx", cl::Hidden,
     cl::desc("Testing aid: print the PTX of the device input fill kernels and exit"),
@@ -250,6 +256,7 @@ static RunnerOptions readCommandLine() {
   options.jitWithoutGPU = jitWithoutGPU;
   options.emulateDevice = emulateDevice;
   options.emulateF32 = emulateF32;
+  options.emulateNearTies = emulateNearTies;
   options.launcher = launcher;
   options.pipeline.cacheDir = cacheDir;
   options.jsonFile = jsonFile;

@@ -70,7 +70,23 @@ struct EvaluateOptions {
   /// double. A diagnostic of how far an f32 evaluation moves a program's results
   /// (the runner's second admissible result, docs/reference.md).
   bool f32Intermediates = false;
+  /// At every intermediate rounding to f16 or bf16 (softmax.cast and #softmax.round steps; not
+  /// the store of a result), a value within kNearTieWindow of the midpoint between two
+  /// neighbouring 16-bit values rounds to the neighbour that to-nearest-even does not choose.
+  /// The kernels compute such a value in f32 (with fused multiply-adds, steps softmax-fuse may
+  /// combine), a few f32 ulps from the double, so at a near tie either neighbour is what the
+  /// dialect's precision rule allows (docs/reference.md): the runner's third admissible result.
+  bool flipNearTies = false;
 };
+
+/// The half-width of a near tie, relative to the value: 8 f32 ulps (2^-21). Wider than the f32
+/// error of a few prologue steps, far narrower than half a 16-bit ulp (2^-9 for bf16, 2^-12 for
+/// f16), so only values that are nearly halfway between two 16-bit values count.
+constexpr double kNearTieWindow = 0x1p-21;
+
+/// `value` rounded to `format` (f16 or bf16; others round to nearest even as roundTo does), to
+/// the other neighbour when `value` is within kNearTieWindow * |value| of their midpoint.
+double roundFlippingNearTie(double value, FloatFormat format);
 
 /// Evaluates `fn` on `args` (one per function argument, in order). Tensor arguments give the
 /// dynamic dimensions; their shapes must agree with the declared types. Float arguments are taken

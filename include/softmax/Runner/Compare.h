@@ -18,6 +18,8 @@
 
 #include "softmax/Runner/Storage.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,8 +59,8 @@ struct CompareResult {
   double maxRelError = 0;     ///< over finite pairs with ref != 0
   double rowSumError = -1;    ///< probabilities only; -1 when not measured
   int64_t rowsSummed = 0;
-  /// Elements outside the tolerance of the reference but within it of the alternative (the f32
-  /// evaluation, see compareOutput): counted, not mismatches.
+  /// Elements outside the tolerance of the reference but within it of an alternative (the f32
+  /// evaluation, near ties rounded the other way: see compareOutput): counted, not mismatches.
   int64_t acceptedByAlternative = 0;
   Tolerance tolerance;
   std::vector<Mismatch> first; ///< the first few problems, in memory order
@@ -69,16 +71,16 @@ struct CompareResult {
 /// Checks the output `data` (storage bytes, rows `rowStride` elements apart; 0 means packed)
 /// of `shape` against `reference` (packed doubles already rounded to `element`; null: only the
 /// poison and padding checks run). Row sums are measured for probabilities whose rows are
-/// distributions (`rowsAreDistributions`: a softmax over the last axis). `alternative`, when
-/// given, is a second admissible result (the reference evaluated with f32 intermediates, as the
-/// kernels compute: docs/dialect.md lets intermediates be f32 or wider): an element outside the
-/// tolerance of `reference` but within it of `alternative` passes, and is counted in
-/// acceptedByAlternative.
+/// distributions (`rowsAreDistributions`: a softmax over the last axis). `alternatives` are
+/// further admissible results, laid out as `reference` (the reference evaluated with f32
+/// intermediates, as the kernels compute, or with near ties of its 16-bit roundings rounded the
+/// other way: docs/reference.md): an element outside the tolerance of `reference` but within it
+/// of one of them passes, and is counted in acceptedByAlternative.
 CompareResult compareOutput(ElementKind element, const std::vector<int64_t> &shape,
                             const void *data, int64_t rowStride, const double *reference,
                             OutputKind kind, int maxReported = 8,
                             bool rowsAreDistributions = true,
-                            const double *alternative = nullptr);
+                            llvm::ArrayRef<const double *> alternatives = {});
 
 /// "[3, 17] got 0.125 want 0.12500001" (or "unwritten" / "padding overwritten").
 std::string describeMismatch(const Mismatch &mismatch);

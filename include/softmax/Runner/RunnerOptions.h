@@ -82,6 +82,9 @@ struct RunnerOptions {
   /// intermediates (EvaluateOptions::f32Intermediates), as the kernels compute, instead of the
   /// reference's own; --output then writes what an f32 evaluation gives.
   bool emulateF32 = false;
+  /// Testing aid, with emulateDevice: the "device" results are the program evaluated with the
+  /// near ties of its 16-bit roundings rounded the other way (EvaluateOptions::flipNearTies).
+  bool emulateNearTies = false;
   LauncherKind launcher = LauncherKind::Default; ///< resolved by verifyRunnerOptions
   std::string jsonFile;
 

@@ -68,6 +68,19 @@ HostValue HostValue::ofTensor(HostTensor tensor) {
   return v;
 }
 
+double mlir::softmax::reference::roundFlippingNearTie(double value, FloatFormat format) {
+  double nearest = roundTo(value, format);
+  if ((format != FloatFormat::F16 && format != FloatFormat::BF16) || !std::isfinite(value))
+    return nearest;
+  // Within the window of a midpoint exactly when moving the value by the window's width one way
+  // or the other changes its rounding (the window is far below half an ulp of the format).
+  double delta = kNearTieWindow * std::fabs(value);
+  double below = roundTo(value - delta, format), above = roundTo(value + delta, format);
+  if (below == above)
+    return nearest;
+  return below != nearest ? below : above;
+}
+
 std::optional<FloatFormat> mlir::softmax::reference::getFloatFormat(Type type) {
   if (type.isF64())
     return FloatFormat::F64;
@@ -439,6 +452,17 @@ private:
   /// Drops the values whose last use is `op`.
   void release(Operation *op);
 
+  /// An intermediate rounding (softmax.cast, a #softmax.round step) to `format`: near ties
+  /// rounded the other way with EvaluateOptions::flipNearTies.
+  void roundIntermediate(HostTensor &t, FloatFormat format) const {
+    if (!options.flipNearTies) {
+      roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), format);
+      return;
+    }
+    for (double &value : t.data)
+      value = roundFlippingNearTie(value, format);
+  }
+
   /// After a prologue step: rounds to f32 with EvaluateOptions::f32Intermediates.
   void stepDone(HostTensor &t) const {
     if (options.f32Intermediates)
@@ -618,7 +642,7 @@ LogicalResult Evaluator::evaluateFused(FusedOp op, HostTensor &t) {
       std::optional<FloatFormat> format = getFloatFormat(round.getType());
       if (!format)
         return fail(op, "#softmax.round to an unsupported type");
-      roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), *format);
+      roundIntermediate(t, *format);
     } else {
       std::string s;
       llvm::raw_string_ostream os(s);
@@ -722,7 +746,7 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
     if (!format)
       return fail(op, "unsupported result element type");
     HostTensor t = takeTensor(c.getInput());
-    roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), *format);
+    roundIntermediate(t, *format);
     return finish(c.getResult(), std::move(t));
   }
 

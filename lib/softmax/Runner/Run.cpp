@@ -406,20 +406,53 @@ void prepareProperties(const Session &session, const Signature &signature,
   }
 }
 
+/// How the reference evaluates a program: the float64 reference itself, or one of its
+/// admissible alternatives (docs/reference.md).
+enum class Evaluation { Float64, F32Intermediates, NearTiesFlipped };
+using EvaluateFn =
+    llvm::function_ref<bool(std::vector<std::vector<double>>, Evaluation,
+                            std::vector<mlir::softmax::reference::HostValue> &)>;
+
+/// The admissible results besides the float64 reference, for a program with prologue steps: the
+/// program evaluated with f32 intermediates, and with the near ties of its 16-bit roundings
+/// rounded the other way. Evaluated when an element first misses the reference, at most once.
+struct Alternatives {
+  /// The inputs, kept for the evaluations (empty when the program has no prologue step, and
+  /// once they have run).
+  std::vector<std::vector<double>> inputs;
+  std::vector<mlir::softmax::reference::HostValue> f32, nearTiesFlipped;
+
+  /// Evaluates those not yet evaluated; false when the reference fails.
+  bool evaluate(EvaluateFn evaluateReference) {
+    if (inputs.empty())
+      return true;
+    if (f32.empty() && !evaluateReference(inputs, Evaluation::F32Intermediates, f32))
+      return false;
+    bool ok = !nearTiesFlipped.empty() ||
+              evaluateReference(std::move(inputs), Evaluation::NearTiesFlipped, nearTiesFlipped);
+    inputs.clear();
+    return ok;
+  }
+  /// Output `o` of each alternative evaluated so far.
+  llvm::SmallVector<const double *, 2> of(size_t o) const {
+    llvm::SmallVector<const double *, 2> data;
+    for (const auto *results : {&f32, &nearTiesFlipped})
+      if (!results->empty())
+        data.push_back((*results)[o].tensor.data.data());
+    return data;
+  }
+};
+
 /// --property, after the reference check: row-sum and monotone on the check run's outputs,
 /// then the shift's second run, compared with the reference of the unshifted inputs.
 llvm::Error checkProperties(
     Session &session, const Signature &signature, CaseBuffers &buffers,
     const std::vector<std::vector<uint8_t>> &outputImages,
     const std::vector<mlir::softmax::reference::HostValue> &referenceResults,
-    std::vector<mlir::softmax::reference::HostValue> &f32Results,
-    const std::vector<std::vector<double>> &keptValues, const PropertyAnalysis &analysis,
+    Alternatives &alternatives, const PropertyAnalysis &analysis,
     const std::vector<std::vector<double>> &shiftedValues,
     const std::vector<std::string> &monotoneBlockers, const std::vector<double> &logitsForMonotone,
-    llvm::function_ref<bool(std::vector<std::vector<double>>, bool,
-                            std::vector<mlir::softmax::reference::HostValue> &)>
-        evaluateReference,
-    RunReport &report) {
+    EvaluateFn evaluateReference, RunReport &report) {
   const RunnerOptions &opts = session.options;
   auto describeRow = [](int64_t row, double sum) {
     return llvm::formatv("row {0} sums to {1:g9}", row, sum).str();
@@ -488,7 +521,7 @@ llvm::Error checkProperties(
   std::vector<std::vector<uint8_t>> shiftedImages(outputImages.size());
   if (opts.emulateDevice) {
     std::vector<mlir::softmax::reference::HostValue> shiftedResults;
-    if (!evaluateReference(shiftedValues, /*f32=*/false, shiftedResults))
+    if (!evaluateReference(shiftedValues, Evaluation::Float64, shiftedResults))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "the reference cannot evaluate the shifted inputs");
     emulateOutputs(buffers, shiftedResults, shiftedImages);
@@ -500,16 +533,16 @@ llvm::Error checkProperties(
   }
   for (size_t o = 0; o < shiftedImages.size(); ++o) {
     const DeviceTensor &tensor = buffers.tensors[buffers.numInputTensors + o];
-    auto compare = [&](const double *alternative) {
+    auto compare = [&] {
       return compareOutput(tensor.spec.element, tensor.spec.shape, shiftedImages[o].data(),
                            tensor.stride, referenceResults[o].tensor.data.data(),
                            signature.outputKinds[o], opts.maxReported,
-                           signature.outputsOverLastAxis[o], alternative);
+                           signature.outputsOverLastAxis[o], alternatives.of(o));
     };
-    CompareResult result = compare(f32Results.empty() ? nullptr : f32Results[o].tensor.data.data());
-    if (!result.passed() && f32Results.empty() && !keptValues.empty() &&
-        evaluateReference(keptValues, /*f32=*/true, f32Results))
-      result = compare(f32Results[o].tensor.data.data());
+    CompareResult result = compare();
+    if (!result.passed() && !alternatives.inputs.empty() &&
+        alternatives.evaluate(evaluateReference))
+      result = compare();
     PropertyReport property{"shift", tensor.spec.name, true};
     property.violations = result.mismatches + result.unwritten;
     if (!result.first.empty())
@@ -655,11 +688,13 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   }
 
   // The float64 reference of the unfused program, rounded to the result types; for a program
-  // with prologue steps the inputs are kept for a second admissible result, the program
-  // evaluated with f32 intermediates (as the kernels compute; docs/reference.md),
-  // evaluated only if an element misses the first (at most once: it takes the kept inputs).
+  // with prologue steps the inputs are kept for the admissible alternatives (the program
+  // evaluated with f32 intermediates, as the kernels compute, and with near ties of its 16-bit
+  // roundings rounded the other way; docs/reference.md), evaluated only if an element misses
+  // the reference (at most once: they take the kept inputs).
   using mlir::softmax::reference::HostValue;
-  std::vector<HostValue> referenceResults, f32Results;
+  std::vector<HostValue> referenceResults;
+  Alternatives alternatives;
   bool doCheck = session.doCheck || opts.emulateDevice;
   bool hasPrologue = false;
   referenceFn.walk([&](Operation *op) {
@@ -668,8 +703,7 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     if (auto fused = dyn_cast<mlir::softmax::FusedOp>(op))
       hasPrologue |= !fused.getPrologue().empty();
   });
-  std::vector<std::vector<double>> keptValues;
-  auto evaluateReference = [&](std::vector<std::vector<double>> inputs, bool f32,
+  auto evaluateReference = [&](std::vector<std::vector<double>> inputs, Evaluation evaluation,
                                std::vector<HostValue> &out) -> bool {
     using namespace mlir::softmax::reference;
     std::vector<HostValue> args;
@@ -678,8 +712,11 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
                          ? HostValue::ofTensor(HostTensor(spec.shape, std::move(inputs[i])))
                          : HostValue::ofScalar(inputs[i][0]));
     std::string referenceError;
-    FailureOr<std::vector<HostValue>> results = evaluateConsuming(
-        referenceFn, std::move(args), referenceError, EvaluateOptions{/*f32Intermediates=*/f32});
+    EvaluateOptions options;
+    options.f32Intermediates = evaluation == Evaluation::F32Intermediates;
+    options.flipNearTies = evaluation == Evaluation::NearTiesFlipped;
+    FailureOr<std::vector<HostValue>> results =
+        evaluateConsuming(referenceFn, std::move(args), referenceError, options);
     if (failed(results)) {
       report.errors.push_back("the reference cannot evaluate the program: " + referenceError);
       return false;
@@ -691,15 +728,19 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   if (doCheck) {
     Phase phase("evaluating the float64 reference");
     if (hasPrologue)
-      keptValues = values;
-    if (!evaluateReference(std::move(values), /*f32=*/false, referenceResults))
+      alternatives.inputs = values;
+    if (!evaluateReference(std::move(values), Evaluation::Float64, referenceResults))
       return endCase(report, kExitUsage, "REFERENCE-ERROR");
   }
   values.clear();
-  if (opts.emulateDevice && opts.emulateF32 && hasPrologue) {
-    if (!evaluateReference(std::move(keptValues), /*f32=*/true, f32Results))
+  if (opts.emulateDevice && (opts.emulateF32 || opts.emulateNearTies) && hasPrologue) {
+    auto &emulated = opts.emulateF32 ? alternatives.f32 : alternatives.nearTiesFlipped;
+    if (!evaluateReference(alternatives.inputs,
+                           opts.emulateF32 ? Evaluation::F32Intermediates
+                                           : Evaluation::NearTiesFlipped,
+                           emulated))
       return endCase(report, kExitUsage, "REFERENCE-ERROR");
-    emulateOutputs(buffers, f32Results, outputImages);
+    emulateOutputs(buffers, emulated, outputImages);
   } else if (opts.emulateDevice) {
     emulateOutputs(buffers, referenceResults, outputImages);
   }
@@ -725,13 +766,12 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
                                    tensor.stride, reference, output.kind, opts.maxReported,
                                    signature.outputsOverLastAxis[o]);
     if (output.compare.mismatches > 0 && hasPrologue && doCheck) {
-      // The second admissible result: the same program with f32 intermediates.
-      if (f32Results.empty() && !evaluateReference(std::move(keptValues), /*f32=*/true, f32Results))
+      if (!alternatives.evaluate(evaluateReference))
         return endCase(report, kExitUsage, "REFERENCE-ERROR");
       output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
                                      outputImages[o].data(), tensor.stride, reference, output.kind,
                                      opts.maxReported, signature.outputsOverLastAxis[o],
-                                     f32Results[o].tensor.data.data());
+                                     alternatives.of(o));
     }
     for (const Mismatch &mismatch : output.compare.first)
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";
@@ -741,14 +781,13 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
   if (opts.properties.any()) {
     Phase phase("checking the properties");
     if (llvm::Error err = checkProperties(session, signature, buffers, outputImages,
-                                          referenceResults, f32Results, keptValues, analysis,
+                                          referenceResults, alternatives, analysis,
                                           shiftedValues, monotoneBlockers, logitsForMonotone,
                                           evaluateReference, report))
       return caseDeviceError(report, "property run", std::move(err));
   }
   referenceResults.clear();
-  f32Results.clear();
-  keptValues.clear();
+  alternatives = Alternatives();
   if (int exitCode = writeAndCompareFiles(session, signature, buffers, outputImages, report))
     return exitCode;
   outputImages.clear();

@@ -59,6 +59,12 @@ llvm::Error softmax::runner::verifyRunnerOptions(RunnerOptions &options) {
   if (options.emulateF32 && !options.emulateDevice)
     return error("--emulate-f32 chooses what --emulate-device hands back as the device's results: "
                  "it needs --emulate-device");
+  if (options.emulateNearTies && !options.emulateDevice)
+    return error("--emulate-near-ties chooses what --emulate-device hands back as the device's "
+                 "results: it needs --emulate-device");
+  if (options.emulateNearTies && options.emulateF32)
+    return error("--emulate-f32 and --emulate-near-ties cannot be combined (each names the "
+                 "evaluation --emulate-device hands back)");
   if (options.jitWithoutGPU && options.launcher == LauncherKind::API)
     return error("--jit-without-gpu calls the generated host code: it needs "
                  "--launcher=host-code, not api");

@@ -6,6 +6,9 @@
 #
 #   scripts/gpu/pack.sh            build (incremental; several minutes from scratch on 2 cores)
 #   SOFTMAX_SKIP_BUILD=1 scripts/gpu/pack.sh    pack what build-static/ holds
+#   SOFTMAX_PACK_PTXAS=/usr/local/cuda/bin/ptxas scripts/gpu/pack.sh   with this ptxas as
+#       bin/ptxas, for run.sh's generated-compile mode (the generator's CPU check on the GPU
+#       machine's 16 cores; its CUDA may have no ptxas of its own)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-static
@@ -47,6 +50,10 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/softmax/bin" "$stage/softmax/lib" "$stage/softmax/cases"
 for tool in "${tools[@]}"; do cp "$build/bin/$tool" "$stage/softmax/bin/"; done
 for library in "${libraries[@]}"; do cp "$build/lib/$library" "$stage/softmax/lib/"; done
+if [ -n "${SOFTMAX_PACK_PTXAS:-}" ]; then
+  cp "$SOFTMAX_PACK_PTXAS" "$stage/softmax/bin/ptxas"
+  echo "pack: bin/ptxas from $SOFTMAX_PACK_PTXAS ($("$SOFTMAX_PACK_PTXAS" --version | tail -1))"
+fi
 cp "$root"/examples/*.mlir "$stage/softmax/cases/"
 cp "$root"/test/Runner/Inputs/*.mlir "$stage/softmax/cases/"
 {

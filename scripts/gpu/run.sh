@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -429,6 +429,29 @@ generated() {
   echo "$row"
 }
 
+# The generator's CPU check (docs/fuzzing.md: every program compiles to PTX that ptxas assembles
+# without a spill, or is rejected with a diagnostic) on this machine's cores, with the packed
+# softmax-opt and the ptxas packed beside it (pack.sh with SOFTMAX_PACK_PTXAS): no GPU involved.
+# GEN_COMPILE_SEEDS, GEN_COMPILE_TIMEOUT and GEN_JOBS (the generated mode's are GEN_SEEDS, ...).
+generated_compile() {
+  local start=$SECONDS code status=PASS ptxas=$work/softmax/bin/ptxas
+  [ -x "$ptxas" ] || { echo "generated-compile: no bin/ptxas in the archive (pack.sh with SOFTMAX_PACK_PTXAS)"; failures=$((failures + 1)); return; }
+  timeout "${GEN_COMPILE_TIMEOUT:-480}" python3 "$root/scripts/check-generated.py" \
+    --softmax-opt "$work/softmax/bin/softmax-opt" --ptxas "$ptxas" \
+    --compile "${GEN_COMPILE_SEEDS:-1-1200}" --jobs "${GEN_JOBS:-16}" > "$out/generated-compile.txt" 2>&1
+  code=$?
+  [ "$code" = 124 ] && echo "generated-compile: stopped after ${GEN_COMPILE_TIMEOUT:-480} s with $(grep -c '^ok: ' \
+    "$out/generated-compile.txt") programs checked" | tee -a "$out/generated-compile.txt"
+  grep -E '^(FAIL|generated)' "$out/generated-compile.txt" | head -50
+  [ "$code" = 0 ] || { status=FAIL; failures=$((failures + 1)); }
+  local row
+  row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated-compile "$status" \
+    "$code" - - - - "$(grep -c '^FAIL: compile seed' "$out/generated-compile.txt")" - - \
+    $((SECONDS - start)) "$(grep -c '^ok: ' "$out/generated-compile.txt") ok (seeds ${GEN_COMPILE_SEEDS:-1-1200})")
+  rows+=("$row")
+  echo "$row"
+}
+
 capi() {
   local bin=$work/softmax/bin/softmax-capi-check start=$SECONDS code
   # The run path ($ORIGIN/../lib) finds libsoftmax-c.so; LD_LIBRARY_PATH as well, to be sure.
@@ -554,8 +577,9 @@ for mode in "${modes[@]}"; do
   [ "$mode" = staged-cluster ] && mode=staged_cluster
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
+  [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

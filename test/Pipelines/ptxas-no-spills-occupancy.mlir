@@ -8,7 +8,9 @@
 // at 32 registers (5 blocks), 600 on 96 lanes x 2 rows on its plan's budget; 16 values on
 // 288-480 threads at 40-48 registers (fewer blocks than the 48-warp target: at 32 they
 // spilled 36-48 bytes); rows aligned on vectors of 4 (bf16 1100, 3500: 12 and 16 values;
-// log_softmax 1100 on 8, it spilled 4 bytes on 12).
+// log_softmax 1100 on 8, it spilled 4 bytes on 12). Several rows of two warps or more in
+// blocks of 512 threads or more on one vector of 8 (hand-written plans): 40 registers or the
+// one block's 64 (4-12 bytes of spill at 32: generated seed 5364).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.ptx
@@ -16,7 +18,7 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// COUNT: 44
+// COUNT: 50
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -175,4 +177,19 @@ func.func @bf16_3500(%x: tensor<38347x3500xbf16>) -> tensor<38347x3500xbf16> {
 func.func @log_bf16_1100(%x: tensor<122016x1100xbf16>) -> tensor<122016x1100xbf16> {
   %0 = softmax.log_softmax %x : tensor<122016x1100xbf16>
   return %0 : tensor<122016x1100xbf16>
+}
+
+func.func @gen_5364(%x: tensor<1024xf16>) -> tensor<1024xbf16> {
+  %y = softmax.fused log_softmax %x axis = 0 prologue [] masked_rows = zero {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 8, vector = 8, chunks = 1>]} : tensor<1024xf16> -> tensor<1024xbf16>
+  return %y : tensor<1024xbf16>
+}
+
+func.func @rows2_256_lanes(%x: tensor<64x2048xbf16>) -> tensor<64x2048xbf16> {
+  %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 256, rows = 2, vector = 8, chunks = 1>]} : tensor<64x2048xbf16> -> tensor<64x2048xbf16>
+  return %y : tensor<64x2048xbf16>
+}
+
+func.func @rows16_64_lanes(%x: tensor<64x512xf16>) -> tensor<64x512xbf16> {
+  %y = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 64, rows = 16, vector = 8, chunks = 1>]} : tensor<64x512xf16> -> tensor<64x512xbf16>
+  return %y : tensor<64x512xbf16>
 }

@@ -1993,7 +1993,15 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // 1935, a constant scale and a bias a row; 2027, a boolean mask alone).
     if (values == 16 && hasStepWithOperand(op))
       fewest = 48;
-    while (step < fewest && blocks > 1 && plan.getRows() == 1) {
+    // Several rows of two warps or more in blocks of 512 threads or more: ptxas spilled 4-12
+    // bytes at 32 on 64-512 lanes of 2-16 rows, softmax and log_softmax, f16 and bf16
+    // (generated seed 5364, a hand-written plan of 128 lanes x 8 rows on 1024 f16 columns), and
+    // fits 40 (38-39 used); 256 threads of 2-4 rows (the dynamic tiers' 64 lanes x 4) and rows
+    // of one warp fit 32. They take the blocks that leave 40.
+    bool manyRows = plan.getRows() > 1 && plan.getLanes() >= 64 && threads >= 512;
+    if (manyRows)
+      fewest = std::max<int64_t>(fewest, 40);
+    while (step < fewest && blocks > 1 && (plan.getRows() == 1 || manyRows)) {
       --blocks;
       step = target.registersPerThread(blocks * threads);
     }

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -550,6 +550,17 @@ registers() {
     ${REGISTER_EXTRA:+--extra="$REGISTER_EXTRA"} || failures=$((failures + 1))
 }
 
+# Static 16-bit rows of 16384 beside a step with an operand at 72 registers (no spill, one block
+# a multiprocessor) and capped to 64 (4 bytes of spill, two blocks), beside the plain softmax.
+operand16() {
+  local f=$cases/operand-16384.mlir
+  case_ plain_bf16_16384        "$f" --entry=plain_bf16 --bench
+  case_ scale_by_bf16_16384     "$f" --entry=scale_by_bf16 --scalar=0.7 --bench
+  case_ scale_by_bf16_16384_r64 "$f" --entry=scale_by_bf16 --scalar=0.7 --max-registers=64 --bench
+  case_ bias1_f16_16384         "$f" --entry=bias1_f16 --bench
+  case_ bias1_f16_16384_r64     "$f" --entry=bias1_f16 --max-registers=64 --bench
+}
+
 # The bandwidth table over the anchors' shapes (docs/performance.md).
 bandwidth() {
   python3 "$root/scripts/gpu/bandwidth.py" --runner "$run" --out "$out" --jsonl-dir "$logs" ||
@@ -579,7 +590,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = axis-bench ] && mode=axis_bench
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench)" >&2
     exit 2
   fi
   "$mode"

@@ -337,3 +337,34 @@ func.func @rows2(%x: tensor<64x1024xbf16>) -> tensor<64x1024xbf16> {
   %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 128, rows = 2, vector = 8, chunks = 1>]} : tensor<64x1024xbf16> -> tensor<64x1024xbf16>
   return %y : tensor<64x1024xbf16>
 }
+
+// A rounding to f16 beside a scalar factor takes 8 more than the 32 of one vector of 8 (4 bytes
+// of spill at 32 in every such tier: generated seed 5402); a rounding to bf16 keeps 32.
+// CHECK-LABEL: gpu.func @round_f16_by_scalar_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 40 : i32
+func.func @round_f16_by_scalar(%x: tensor<4096x256xf16>, %s: bf16) -> tensor<4096x256xbf16> {
+  %y = softmax.fused softmax %x (%s : bf16) axis = 1 prologue [#softmax.scale_by<0>, #softmax.round<f16>] {strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>]} : tensor<4096x256xf16> -> tensor<4096x256xbf16>
+  return %y : tensor<4096x256xbf16>
+}
+// CHECK-LABEL: gpu.func @round_bf16_by_scalar_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @round_bf16_by_scalar(%x: tensor<4096x256xf16>, %s: bf16) -> tensor<4096x256xbf16> {
+  %y = softmax.fused softmax %x (%s : bf16) axis = 1 prologue [#softmax.scale_by<0>, #softmax.round<bf16>] {strategies = [#softmax.strategy<multi_row, lanes = 32, rows = 8, vector = 8, chunks = 1>]} : tensor<4096x256xf16> -> tensor<4096x256xbf16>
+  return %y : tensor<4096x256xbf16>
+}
+
+// A step with an operand on 32 values at the 64 of the 24-warp target takes 72 (4 bytes of
+// spill at 64 on static 16-bit rows of 16384: generated seed 4414, a bias of one element); 24
+// values (12288 columns) keep 64.
+// CHECK-LABEL: gpu.func @scalar_16384_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 72 : i32
+func.func @scalar_16384(%x: tensor<64x16384xbf16>, %s: f32) -> tensor<64x16384xbf16> {
+  %y = softmax.fused softmax %x (%s : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 4>]} : tensor<64x16384xbf16> -> tensor<64x16384xbf16>
+  return %y : tensor<64x16384xbf16>
+}
+// CHECK-LABEL: gpu.func @scalar_12288_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+func.func @scalar_12288(%x: tensor<64x12288xbf16>, %s: f32) -> tensor<64x12288xbf16> {
+  %y = softmax.fused softmax %x (%s : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<row_registers, lanes = 512, rows = 1, vector = 8, chunks = 3>]} : tensor<64x12288xbf16> -> tensor<64x12288xbf16>
+  return %y : tensor<64x12288xbf16>
+}

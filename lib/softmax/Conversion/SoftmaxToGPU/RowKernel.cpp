@@ -1692,6 +1692,21 @@ bool hasStepWithOperand(FusedOp op) {
   });
 }
 
+/// Whether `op`'s prologue rounds to f16 after a step with an operand (a scalar factor, a
+/// bias, a boolean mask).
+bool roundsToF16AfterAnOperand(FusedOp op) {
+  bool operandSeen = false;
+  for (Attribute step : op.getPrologue()) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    operandSeen |= isa<ScaleByStepAttr, BiasStepAttr>(step) ||
+                   (mask && mask.getKind() == MaskKind::tensor);
+    auto round = dyn_cast<RoundStepAttr>(step);
+    if (operandSeen && round && round.getType().isF16())
+      return true;
+  }
+  return false;
+}
+
 /// Registers a thread of a two-pass plan (chunked_online, row_shared) needs for `values` a
 /// span: half of them (a span's values are reduced as they arrive) and 48 for addresses and
 /// the running max and sum, calibrated on the chosen plans (32 values a span); values past 32
@@ -2040,7 +2055,23 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // 56 and 72. The budgets of the estimate itself already leave room (seed 683's tiers, a
   // boolean mask of shape [?, 3, ?, 1], fit them), and the two-blocks budget of row_cluster
   // (128) is left alone: 8 more would halve its blocks a multiprocessor.
-  if (hasRowIndexedOperand(op) && registers < estimate && registers <= 64)
+  // A rounding to f16 after a step with an operand (a scalar factor) takes 8 more than the
+  // tightest targets, 32 for one vector of 8 and 64 for 24 values: f16 rows scaled by a bf16
+  // scalar and rounded to f16 spilled 4 bytes in every multi_row and Full row_registers tier at
+  // 32 and in the 24-value tier at 64 (generated seed 5402), and fit 40 and 72; its tiers at
+  // 40 and 48 fit them, and a rounding to bf16, to f16 after a constant scale or before the
+  // scalar factor (seed 1508) fit 32.
+  // Any step with an operand on 32 values at 64 (the 24-warp target of 512 threads) takes 8
+  // more as well: static 16-bit rows of 16384 columns beside a scalar factor, a bias of one
+  // element or a boolean mask of one spilled 4 bytes at 64 and fit 72 (generated seed 4414);
+  // 24 values (12288 columns) fit 64. One block of 512 threads a multiprocessor instead of two:
+  // bench/results/2026-12-05-h100 measures both (--max-registers=64 gives back the 64).
+  bool roundAtTightTarget = roundsToF16AfterAnOperand(op) &&
+                            (registers == 32 || (registers == 64 && values == 24));
+  bool operandAtTightTarget = hasStepWithOperand(op) && values == 32 && registers == 64;
+  if (((hasRowIndexedOperand(op) && registers <= 64) || roundAtTightTarget ||
+       operandAtTightTarget) &&
+      registers < estimate)
     registers = std::min(registers + 8, estimate);
   return registers;
 }

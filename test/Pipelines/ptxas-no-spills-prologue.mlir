@@ -17,9 +17,8 @@
 // of one value a row over a rank-4 input (4287, 4415: 8-20 bytes at 48 in six tiers; the row's
 // indices now counted where a target or cap sets the budget), and f16 rows scaled by a bf16
 // scalar and rounded to f16 (5402: 4 bytes at 32 in seven tiers and at 64 in the 24-value one;
-// such roundings after an operand now take 8 more), and static f16 rows of 16384 beside a bias
-// of one element (4414: 4 bytes at 64; a step with an operand on 32 values now takes 72).
-// Every kernel assembles with ptxas for sm_90 within its nvvm.maxnreg without spilling.
+// such roundings after an operand now take 8 more). Every kernel assembles with ptxas for sm_90
+// within its nvvm.maxnreg without spilling.
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
 // RUN: %ptxas-each -arch=sm_90 -v %t.ptx -o %t.cubin > %t.log 2>&1
@@ -28,7 +27,7 @@
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 // RUN: not grep -E "'(gen_2027|gen_2917|scale_by_f32)_0_row_registers_(19|20)_full'" %t.log
 
-// COUNT: 736
+// COUNT: 734
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_6' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_1362_0_row_registers_14' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'gen_518_0_row_registers' for 'sm_90'
@@ -239,11 +238,4 @@ func.func @gen_5402(%x: tensor<?x?x?xf16>, %a1: bf16) -> tensor<?x?x?xbf16> {
   %v3 = softmax.cast %v2 : tensor<?x?x?xf16> to tensor<?x?x?xbf16>
   %v4 = softmax.softmax %v3 axis = 2 masked_rows = zero : tensor<?x?x?xbf16>
   return %v4 : tensor<?x?x?xbf16>
-}
-
-func.func @gen_4414(%x: tensor<1x16384xf16>, %a1: tensor<1x1xbf16>) -> tensor<1x16384xbf16> {
-  %v0 = softmax.add_bias %x, %a1 : tensor<1x16384xf16>, tensor<1x1xbf16>
-  %v1 = softmax.softmax %v0 axis = 1 masked_rows = nan : tensor<1x16384xf16>
-  %v2 = softmax.cast %v1 : tensor<1x16384xf16> to tensor<1x16384xbf16>
-  return %v2 : tensor<1x16384xbf16>
 }

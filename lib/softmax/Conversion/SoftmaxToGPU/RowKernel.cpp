@@ -1671,35 +1671,28 @@ void KernelEmitter::emit(RowKernelVariant variant) {
 bool hasRowIndexedOperand(FusedOp op) {
   if (op.getInput().getType().getRank() < 3)
     return false;
-  return llvm::any_of(op.getPrologue(), [&](Attribute step) {
-    Value operand;
-    if (auto bias = dyn_cast<BiasStepAttr>(step))
-      operand = op.getSideOperands()[bias.getOperand()];
-    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
-      operand = op.getSideOperands()[mask.getOperand()];
-    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
+  return llvm::any_of(op.getBiasAndMaskOperands(), [](Value operand) {
+    auto type = dyn_cast<ShapedType>(operand.getType());
     return type && type.getRank() >= 2 && type.getShape().back() == 1 &&
            llvm::any_of(type.getShape().drop_back(), [](int64_t size) { return size != 1; });
   });
 }
 
-/// Whether `op`'s prologue has a step with an operand: a scalar factor, a bias, a boolean mask.
-bool hasStepWithOperand(FusedOp op) {
-  return llvm::any_of(op.getPrologue(), [](Attribute step) {
-    auto mask = dyn_cast<MaskStepAttr>(step);
-    return isa<ScaleByStepAttr, BiasStepAttr>(step) ||
-           (mask && mask.getKind() == MaskKind::tensor);
-  });
+/// Whether a prologue step has an operand: a scalar factor, a bias, a boolean mask.
+bool isStepWithOperand(Attribute step) {
+  auto mask = dyn_cast<MaskStepAttr>(step);
+  return isa<ScaleByStepAttr, BiasStepAttr>(step) || (mask && mask.getKind() == MaskKind::tensor);
 }
+
+/// Whether `op`'s prologue has a step with an operand.
+bool hasStepWithOperand(FusedOp op) { return llvm::any_of(op.getPrologue(), isStepWithOperand); }
 
 /// Whether `op`'s prologue rounds to f16 after a step with an operand (a scalar factor, a
 /// bias, a boolean mask).
 bool roundsToF16AfterAnOperand(FusedOp op) {
   bool operandSeen = false;
   for (Attribute step : op.getPrologue()) {
-    auto mask = dyn_cast<MaskStepAttr>(step);
-    operandSeen |= isa<ScaleByStepAttr, BiasStepAttr>(step) ||
-                   (mask && mask.getKind() == MaskKind::tensor);
+    operandSeen |= isStepWithOperand(step);
     auto round = dyn_cast<RoundStepAttr>(step);
     if (operandSeen && round && round.getType().isF16())
       return true;

@@ -286,6 +286,9 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// one a row take none. The plans must fit it (softmax-select-strategy) and the kernels'
     /// register budgets include it (softmax-lower-to-gpu).
     int64_t getRowSideOperandRegisters(int64_t values);
+    /// The tensor operands of the prologue's bias and boolean-mask steps, in step order (a
+    /// scalar factor's operand is not a tensor; padding lengths are not read with the values).
+    ::llvm::SmallVector<::mlir::Value> getBiasAndMaskOperands();
     /// Registers a thread of a register plan over 16-bit inputs keeps for the prologue's
     /// state beside its values and side operands: 8 for log_softmax under a mask that limits
     /// the read with a scale by a scalar, 8 for two masks or more; 0

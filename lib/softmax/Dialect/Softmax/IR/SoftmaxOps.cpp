@@ -423,15 +423,21 @@ bool FusedOp::hasLimitingMask() {
   });
 }
 
+SmallVector<Value> FusedOp::getBiasAndMaskOperands() {
+  SmallVector<Value> operands;
+  for (Attribute step : getPrologue()) {
+    if (auto bias = dyn_cast<BiasStepAttr>(step))
+      operands.push_back(getSideOperands()[bias.getOperand()]);
+    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
+      operands.push_back(getSideOperands()[mask.getOperand()]);
+  }
+  return operands;
+}
+
 int64_t FusedOp::getRowSideOperandRegisters(int64_t values) {
   int64_t registers = 0;
-  for (Attribute step : getPrologue()) {
-    Value operand;
-    if (auto bias = dyn_cast<BiasStepAttr>(step))
-      operand = getSideOperands()[bias.getOperand()];
-    else if (auto mask = dyn_cast<MaskStepAttr>(step); mask && mask.getKind() == MaskKind::tensor)
-      operand = getSideOperands()[mask.getOperand()];
-    auto type = operand ? dyn_cast<ShapedType>(operand.getType()) : ShapedType();
+  for (Value operand : getBiasAndMaskOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.getType());
     if (!type || type.getRank() == 0 || type.getShape().back() == 1)
       continue; // a scalar, or one value a row
     int64_t bits = type.getElementTypeBitWidth();

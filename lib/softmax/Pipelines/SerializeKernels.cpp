@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -32,6 +33,57 @@ std::optional<gpu::CompilationTarget> parseFormat(StringRef format) {
       .Default(std::nullopt);
 }
 
+/// The lowest PTX ISA version (times 10) LLVM's NVPTX back end accepts for `chip`, or 0 where
+/// this table does not know it. Below it the back end aborts the process ("PTX version 6.0
+/// does not support target 'sm_90'") instead of returning an error: a fuzzer finding, a user
+/// gpu.module with `features = "+ptx60"`.
+unsigned getMinimumPtxVersion(StringRef chip) {
+  unsigned sm = 0;
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, sm))
+    return 0;
+  bool archSpecific = chip == "a" || chip == "f";
+  if (sm >= 120)
+    return archSpecific ? 88 : 87;
+  if (sm >= 100)
+    return archSpecific ? 88 : 86;
+  if (sm >= 90)
+    return archSpecific ? 80 : 78;
+  if (sm >= 89)
+    return 78;
+  if (sm >= 87)
+    return 74;
+  if (sm >= 86)
+    return 71;
+  if (sm >= 80)
+    return 70;
+  if (sm >= 75)
+    return 63;
+  if (sm >= 72)
+    return 61;
+  if (sm >= 70)
+    return 60;
+  return sm >= 60 ? 50 : 32;
+}
+
+/// Checks an NVVM target's `+ptxNN` features against its chip's minimum (getMinimumPtxVersion).
+LogicalResult checkPtxVersion(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target) {
+  unsigned minimum = getMinimumPtxVersion(target.getChip());
+  SmallVector<StringRef> features;
+  target.getFeatures().split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef feature : features) {
+    unsigned version = 0;
+    feature = feature.trim();
+    if (!feature.consume_front("+ptx") || feature.getAsInteger(10, version))
+      continue;
+    if (version < minimum)
+      return module.emitError() << "the target " << target << " asks for PTX ISA "
+                                << version / 10 << "." << version % 10 << ", but "
+                                << target.getChip() << " needs " << minimum / 10 << "."
+                                << minimum % 10 << " or later";
+  }
+  return success();
+}
+
 std::optional<SmallVector<char, 0>> serialize(gpu::GPUModuleOp module, Attribute attr,
                                               const gpu::TargetOptions &options,
                                               gpu::TargetAttrInterface &target) {
@@ -40,6 +92,9 @@ std::optional<SmallVector<char, 0>> serialize(gpu::GPUModuleOp module, Attribute
     module.emitError() << "the target " << attr << " cannot serialize a module";
     return std::nullopt;
   }
+  if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
+      nvvm && failed(checkPtxVersion(module, nvvm)))
+    return std::nullopt;
   std::optional<SmallVector<char, 0>> object = target.serializeToObject(module, options);
   if (!object)
     module.emitError("an error happened while serializing the module");

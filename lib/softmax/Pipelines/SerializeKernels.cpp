@@ -42,27 +42,18 @@ unsigned getMinimumPtxVersion(StringRef chip) {
   if (!chip.consume_front("sm_") || chip.consumeInteger(10, sm))
     return 0;
   bool archSpecific = chip == "a" || chip == "f";
-  if (sm >= 120)
-    return archSpecific ? 88 : 87;
-  if (sm >= 100)
-    return archSpecific ? 88 : 86;
-  if (sm >= 90)
-    return archSpecific ? 80 : 78;
-  if (sm >= 89)
-    return 78;
-  if (sm >= 87)
-    return 74;
-  if (sm >= 86)
-    return 71;
-  if (sm >= 80)
-    return 70;
-  if (sm >= 75)
-    return 63;
-  if (sm >= 72)
-    return 61;
-  if (sm >= 70)
-    return 60;
-  return sm >= 60 ? 50 : 32;
+  // From the newest chip down: the first whose number `sm` reaches gives the minimum, and the
+  // arch-specific variant (sm_90a, sm_100f) its own.
+  struct Minimum {
+    unsigned sm, ptx, archSpecificPtx;
+  };
+  static constexpr Minimum minima[] = {{120, 87, 88}, {100, 86, 88}, {90, 78, 80}, {89, 78, 78},
+                                       {87, 74, 74},  {86, 71, 71},  {80, 70, 70}, {75, 63, 63},
+                                       {72, 61, 61},  {70, 60, 60},  {60, 50, 50}};
+  for (const Minimum &minimum : minima)
+    if (sm >= minimum.sm)
+      return archSpecific ? minimum.archSpecificPtx : minimum.ptx;
+  return 32;
 }
 
 /// Checks an NVVM target's `+ptxNN` features against its chip's minimum (getMinimumPtxVersion).

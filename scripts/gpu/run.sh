@@ -291,8 +291,8 @@ narrow16() {
 # Softmax over a non-last axis (the strided_axis plan, docs/strategies.md), timed against a copy
 # of the same bytes: [B, C, H*W] over C (axis 1) for C = 8, 64, 512, 4096 with H*W = 4096 (and
 # 1024 at C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12,
-# S = 1024; every tensor 256 MiB, f32 and bf16; static shapes, and dynamic ones at C = 512 and
-# 4096 (the dynamic plan is sized for C = 256); then hand-written alternatives to the chosen
+# S = 1024; every tensor 256 MiB, f32 and bf16; static shapes, and dynamic ones at C = 8, 64,
+# 512 (inner 4096 and 1024) and 4096 (a dynamic C's tiers, or its general plan); then hand-written alternatives to the chosen
 # plans at C = 512 and 4096 (`alt_*`). The `frac` column is the fraction of copy.
 # The results are checked by the `axis` mode (and `suite`), not here.
 axis_bench() {
@@ -334,7 +334,10 @@ axis_bench() {
     axis_case_ "axis_c4096_${dtype}"   $dtype 1 $((4 * scale)) 4096 4096
     axis_case_ "axis_h16_${dtype}"     $dtype -2 $((1024 * scale)) 16 4096
     axis_case_ "axis_h12_${dtype}"     $dtype -2 $((5462 * scale)) 12 1024
+    axis_dyn_ "axis_dyn_c8_${dtype}"    $dtype "$((2048 * scale))x8x4096"
+    axis_dyn_ "axis_dyn_c64_${dtype}"   $dtype "$((256 * scale))x64x4096"
     axis_dyn_ "axis_dyn_c512_${dtype}"  $dtype "$((32 * scale))x512x4096"
+    axis_dyn_ "axis_dyn_c512i1k_${dtype}" $dtype "$((128 * scale))x512x1024"
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
   done
   # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers

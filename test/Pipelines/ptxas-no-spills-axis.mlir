@@ -1,6 +1,7 @@
 // Every strided_axis kernel (a softmax over a non-last axis, AxisKernel.cpp) of the plans that
 // softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512), the online
-// path (C = 4096) and a dynamic C (both paths in one kernel), assembles with ptxas for sm_90
+// path (C = 4096) and a dynamic C (both paths in the general plan's kernels, the register path
+// in its tiers'), assembles with ptxas for sm_90
 // without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
 // TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
 // REQUIRES: ptxas
@@ -10,11 +11,14 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 14 programs x (vector kernel + scalar kernel).
-// COUNT: 28
+// 17 programs x (vector kernel + scalar kernel), and the tiers of the five with a dynamic C:
+// 8 (f32), 7 (bf16 log_softmax: f32 values), 9 (bf16), 8 (bf16 to f32), 7 (scaled f16).
+// COUNT: 73
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
@@ -78,4 +82,18 @@ func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 func.func @dynamic_log_bf16(%x: tensor<?x?x?x?xbf16>) -> tensor<?x?x?x?xbf16> {
   %p = softmax.log_softmax %x axis = 1 : tensor<?x?x?x?xbf16>
   return %p : tensor<?x?x?x?xbf16>
+}
+// A dynamic C's tiers (register path only, every chunk compared with C): 16-bit values held
+// packed without a prologue (one more register a chunk), f32 values after a scale.
+func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<?x?x?xbf16>
+  return %p : tensor<?x?x?xbf16>
+}
+func.func @dynamic_bf16_to_f32(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+func.func @dynamic_scaled_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
+  return %0 : tensor<?x?x?xf16>
 }

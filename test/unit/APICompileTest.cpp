@@ -159,6 +159,42 @@ TEST(APICompile, NonLastAxisLaunchesTheStridedAxisKernels) {
   EXPECT_EQ((*misaligned)[0].kernel, 1u);
 }
 
+/// A dynamic C: the host launches the first tier whose capacity covers C where the vectors
+/// apply, else the general plan's vector kernel (wider C) or scalar kernel (misaligned).
+TEST(APICompile, DynamicAxisLaunchesItsTier) {
+  std::shared_ptr<const Executable> exe =
+      compileOrFail(R"mlir(func.func @columns(%x: tensor<?x?x1024xbf16>) -> tensor<?x?x1024xbf16> {
+  %y = softmax.softmax %x axis = 1 : tensor<?x?x1024xbf16>
+  return %y : tensor<?x?x1024xbf16>
+})mlir");
+  ASSERT_TRUE(exe);
+  uint16_t *aligned = reinterpret_cast<uint16_t *>(uintptr_t(1) << 20);
+  auto launched = [&](int64_t c, int64_t outputOffset) -> std::string {
+    int64_t elements = 2 * c * 1024;
+    llvm::Expected<std::vector<Launch>> launches =
+        exe->plan("columns", {Argument::tensor(aligned, {2, c, 1024}),
+                              Argument::tensor(aligned + elements + outputOffset, {2, c, 1024})});
+    if (!launches)
+      return llvm::toString(launches.takeError());
+    if (launches->size() != 1)
+      return "launches: " + std::to_string(launches->size());
+    const Launch &launch = (*launches)[0];
+    return exe->getKernels()[launch.kernel].name + " grid " + std::to_string(launch.grid[0]) +
+           " block " + std::to_string(launch.block[0]);
+  };
+  // C <= 16: 128 lanes (the columns there are) x 8 columns a block, 2 outer indices.
+  EXPECT_EQ(launched(1, 0), "columns_0_strided_axis_c16 grid 2 block 128");
+  EXPECT_EQ(launched(16, 0), "columns_0_strided_axis_c16 grid 2 block 128");
+  EXPECT_EQ(launched(17, 0), "columns_0_strided_axis_c32 grid 2 block 256");
+  EXPECT_EQ(launched(512, 0), "columns_0_strided_axis_c512 grid 32 block 256");
+  EXPECT_EQ(launched(513, 0), "columns_0_strided_axis_c1024 grid 64 block 256");
+  EXPECT_EQ(launched(4096, 0), "columns_0_strided_axis_c4096 grid 128 block 512");
+  // Wider than the largest tier: the general plan (4 lanes x 64 rows: 32 columns a block).
+  EXPECT_EQ(launched(4097, 0), "columns_0_strided_axis grid 64 block 256");
+  // An output off the vector boundary: the general plan's scalar kernel at any C.
+  EXPECT_EQ(launched(16, 1), "columns_0_strided_axis_scalar grid 64 block 256");
+}
+
 TEST(APICompile, ScalarArgumentsAndDynamicRules) {
   std::shared_ptr<const Executable> exe = compileOrFail(kTemperature);
   ASSERT_TRUE(exe);

@@ -80,13 +80,18 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
 /// barriers, a register and a half a value. Calibrated with ptxas -v on the plans
 /// softmax-select-strategy chooses for C = 2..2048 (bf16 and f16, f32 and 16-bit results,
 /// with and without a scale), which then do not spill: 64 values a thread on vectors of 8 take
-/// 72-80 registers, 112-120 in the exception.
+/// 72-80 registers, 112-120 in the exception. `dynamicAxis`: the tier of a dynamic C, whose
+/// every chunk compares its axis index with C, takes one more a chunk (bf16 tiers of 2048 and
+/// 4096, 16 chunks of 8, spilled 16 bytes at 112 and none at 120; bf16 to f32 in one row of
+/// 32 chunks of 4, 48 bytes at 112 and none at 136).
 inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_t vector,
-                                             int64_t chunks, bool hasPrologue) {
+                                             int64_t chunks, bool hasPrologue,
+                                             bool dynamicAxis) {
   int64_t values = vector * chunks;
+  int64_t extra = dynamicAxis ? chunks : 0;
   if (hasPrologue && lanes >= 32 && rows > 1)
-    return values * 3 / 2 + 24;
-  return values / 2 + 2 * vector + 32;
+    return values * 3 / 2 + 24 + extra;
+  return values / 2 + 2 * vector + 32 + extra;
 }
 
 } // namespace mlir::softmax

@@ -22,6 +22,14 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis --shape 2x20x128 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis_scalar --shape 2x20x128 --axis 1 --dtype bf16 --special --pad 3 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel f64_scale_0_strided_axis --shape 4x8x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
+// A dynamic C's tiers (register path only; the host launches each for C up to its capacity):
+// C below, at and between the capacities, 16-bit values held packed with and without a scale
+// (each chunk may pass C), f32 values.
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c8 --shape 3x5x64 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c8 --shape 3x8x64 --axis 1 --dtype bf16 | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c32 --shape 2x21x64 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_0_strided_axis_c32 --shape 2x21x3x16 --axis 1 --dtype f16 --scale 0.25 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x11x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 
 // CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
 // VEC: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
@@ -70,4 +78,20 @@ func.func @packed128(%x: tensor<2x20x128xbf16>) -> tensor<2x20x128xbf16> {
 func.func @f64_scale(%x: tensor<4x8x16xbf16>, %t: f64) -> tensor<4x8x16xbf16> {
   %0 = softmax.fused softmax %x (%t : f64) axis = 1 prologue [#softmax.scale_by<0>] : tensor<4x8x16xbf16> -> tensor<4x8x16xbf16>
   return %0 : tensor<4x8x16xbf16>
+}
+
+// Tiers of a dynamic C (capacities 8 and 32) before the general plan.
+func.func @tiers_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 8, chunks = 2>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+
+func.func @tiers_scaled(%x: tensor<?x?x?x?xf16>, %t: f32) -> tensor<?x?x?x?xf16> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?x?xf16> -> tensor<?x?x?x?xf16>
+  return %0 : tensor<?x?x?x?xf16>
+}
+
+func.func @tiers_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }

@@ -171,3 +171,39 @@ func.func @dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
 }
+
+// -----
+
+// A dynamic C with tiers (capacities 16 and 64) before the general plan: the host launches the
+// first tier whose capacity covers C where the vectors apply (one condition for both tiers),
+// else the general plan's vector or scalar kernel. A tier's kernel has the register path only
+// (no span loop, no test of C against a capacity) and holds 16-bit values packed.
+// CHECK-LABEL: func.func @tiers(
+// CHECK: scf.if
+// CHECK: %[[FITS16:.+]] = arith.cmpi ule, %[[C:.+]], %c16 : index
+// CHECK: %[[RUN16:.+]] = arith.andi %[[FITS16]], %[[VEC:.+]] : i1
+// CHECK: scf.if %[[RUN16]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_0_strided_axis_c16 blocks in (%{{.+}}, %c1{{.*}}, %c1{{.*}}) threads in (%c256
+// CHECK: } else {
+// CHECK: %[[FITS64:.+]] = arith.cmpi ule, %[[C]], %c64 : index
+// CHECK: %[[RUN64:.+]] = arith.andi %[[FITS64]], %[[VEC]] : i1
+// CHECK: scf.if %[[RUN64]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_0_strided_axis_c64 blocks in (%{{.+}}, %c1{{.*}}, %c1{{.*}}) threads in (%c128
+// CHECK: } else {
+// CHECK: scf.if %[[VEC]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_0_strided_axis blocks
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_0_strided_axis_scalar
+// CHECK-LABEL: gpu.func @tiers_0_strided_axis_c16(
+// CHECK-SAME: nvvm.maxnreg = 128
+// CHECK-NOT: scf.for
+// CHECK-NOT: arith.cmpi ule, %{{.+}}, %c16 : index
+// CHECK: vector.load %arg0[{{.+}}] {alignment = 16 : i64} : memref<?x?x?x?xbf16, strided<[?, ?, ?, 1], offset: ?>>, vector<8xbf16>
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @tiers_0_strided_axis_c64(
+// CHECK-NOT: arith.cmpi ule, %{{.+}}, %c64 : index
+// CHECK: gpu.return
+func.func @tiers(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}

@@ -235,9 +235,34 @@ func.func @row_plan_on_non_last_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-func.func @two_axis_plans(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+// A static axis size takes one plan: tiers are for a dynamic one.
+func.func @two_axis_plans(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
   // expected-error @+1 {{'softmax.fused' op a softmax over axis 0 of a rank-2 tensor (not the last) takes one strided_axis entry in 'strategies'}}
-  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>]} : tensor<?x8xf32> -> tensor<?x8xf32>
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>]} : tensor<4x?xf32> -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+func.func @row_plan_among_axis_tiers(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op a softmax over axis 0 of a rank-2 tensor (not the last) takes strided_axis entries in 'strategies'}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>, #softmax.strategy<chunked_online, lanes = 32, rows = 1, vector = 4, chunks = 2>]} : tensor<?x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @axis_tier_on_scalars(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<strided_axis, lanes = 32, rows = 16, vector = 1, chunks = 1>) is a tier of a dynamic axis size, which runs on aligned vectors only: vector = 1 would never run}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 16, vector = 1, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>]} : tensor<?x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @axis_tiers_out_of_order(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 1 (#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>) holds 16 axis values (rows * chunks), no more than the tier before it (32): the tiers of a dynamic axis size go from the smallest capacity to the largest}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 4>]} : tensor<?x8xf32> -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
 

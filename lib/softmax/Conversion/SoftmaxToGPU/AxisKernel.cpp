@@ -20,7 +20,9 @@
 //  - Wider C (the online path): spans of rows * chunks values with a running max and sum per
 //    column, combined across the rows, then a second pass that reads the column again (from L2
 //    where the block's columns are still there) and writes it normalised.
-//  A static C emits one path; a dynamic C both, chosen uniformly over the grid.
+//  A static C emits one path; a dynamic C both, chosen uniformly over the grid, in the general
+//  plan's kernels. A dynamic C's tiers (the plans before the general one, AxisPlan.cpp) have
+//  the register path only: the host launches the first whose capacity covers C.
 //
 // Two kernels a plan, chosen by the host once per launch: the vector kernel (16-byte accesses)
 // when both operands' pointers are aligned to a vector and their offsets, strides and `last`
@@ -154,9 +156,10 @@ int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(pl
 /// for 64 values: ptxas keeps the shifted values it shares with the sum); the vector kernel's
 /// register path only, with vectors of an even size (the scalar kernel's elements, each with
 /// its own column's indices, spilled when packed the same way).
-bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized) {
-  return vectorized && op.mayHoldPackedAxisValues() && plan.getVector() % 2 == 0 &&
-         op.getRowWidth() <= plan.getRows() * plan.getChunks();
+bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier) {
+  return vectorized && op.mayHoldPackedAxisValues(tier) && plan.getVector() % 2 == 0 &&
+         (tier || (!ShapedType::isDynamic(op.getRowWidth()) &&
+                   op.getRowWidth() <= plan.getAxisCapacity()));
 }
 
 /// The most values a thread of the scalar kernel holds as f32 (64 took up to 200 registers of
@@ -168,9 +171,9 @@ constexpr int64_t kMaxScalarKernelValues = 64;
 class AxisEmitter : public KernelEmitterBase {
 public:
   AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
-              bool vectorized)
-      : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized),
-        packedValues(holdsPackedValues(op, plan, vectorized)) {}
+              bool vectorized, bool tier)
+      : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized), tier(tier),
+        packedValues(holdsPackedValues(op, plan, vectorized, tier)) {}
 
   void emit();
 
@@ -205,6 +208,8 @@ private:
   void emitOnlinePath();
 
   bool vectorized;
+  /// A tier of a dynamic C: launched only where C fits the plan's capacity (register path).
+  bool tier;
   bool packedValues;
 
   Value in, out, smem;
@@ -405,9 +410,12 @@ void AxisEmitter::emitRegisterPath() {
   SmallVector<Packed> packed;
   for (int64_t k = 0; k < chunks; ++k) {
     axisIndex.push_back(add(row, idx(k * rows)));
-    // A static C (holdsPackedValues): chunk k is past C only in rows >= C - k * rows.
+    // A static C: chunk k is past C only in rows >= C - k * rows; a tier's (dynamic) C may
+    // end before any chunk.
+    int64_t staticC = op.getRowWidth();
     if (packedValues)
-      packed.push_back(loadPacked(axisIndex.back(), (k + 1) * rows > op.getRowWidth()));
+      packed.push_back(loadPacked(axisIndex.back(),
+                                  ShapedType::isDynamic(staticC) || (k + 1) * rows > staticC));
     else
       values.push_back(load(axisIndex.back()));
   }
@@ -616,7 +624,10 @@ void AxisEmitter::emit() {
     chunks = std::min(chunks, std::max<int64_t>(1, kMaxScalarKernelValues / vector));
   int64_t capacity = rows * chunks;
   int64_t staticC = op.getRowWidth();
-  if (!ShapedType::isDynamic(staticC)) {
+  if (tier) {
+    assert(vectorized && "a tier has a vector kernel only");
+    emitRegisterPath();
+  } else if (!ShapedType::isDynamic(staticC)) {
     if (staticC <= capacity)
       emitRegisterPath();
     else
@@ -636,8 +647,9 @@ void AxisEmitter::emit() {
   gpu::ReturnOp::create(b, loc);
 }
 
+/// `tier`: the kernel of a dynamic C's tier (the register path only; AxisEmitter::tier).
 gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
-                               FusedOp op, StrategyAttr plan, bool vectorized,
+                               FusedOp op, StrategyAttr plan, bool vectorized, bool tier,
                                const TargetInfo &target) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
@@ -660,10 +672,10 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
   // it gets every register a block of its size may have, so that it does not spill either.
   int64_t limit = target.registersPerThread(threads);
-  int64_t needed = holdsPackedValues(op, plan, vectorized)
+  int64_t needed = holdsPackedValues(op, plan, vectorized, tier)
                        ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
-                                                       !op.getPrologue().empty())
+                                                       !op.getPrologue().empty(), tier)
                        : getStridedAxisRegisters(plan.getVector(), plan.getChunks());
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;
@@ -671,7 +683,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
-  AxisEmitter(builder, op, plan, func, vectorized).emit();
+  AxisEmitter(builder, op, plan, func, vectorized, tier).emit();
   return func;
 }
 
@@ -725,17 +737,25 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
                                      function_ref<std::string(StringRef)> kernelName,
                                      const TargetInfo &target) {
   Location loc = op.getLoc();
-  auto plan = cast<StrategyAttr>(op.getStrategiesAttr()[0]);
+  auto plans = llvm::to_vector(op.getStrategiesAttr().getAsRange<StrategyAttr>());
+  StrategyAttr plan = plans.back(); // the general plan: any C, any layout
+  ArrayRef<StrategyAttr> tiers = ArrayRef(plans).drop_back();
   int64_t axis = op.getNormalizedAxis();
   bool hasVectorKernel = plan.getVector() > 1;
   gpu::GPUFuncOp vectorKernel;
   if (hasVectorKernel)
     vectorKernel = buildAxisKernel(builder, module, kernelName("strided_axis"), op, plan,
-                                   /*vectorized=*/true, target);
+                                   /*vectorized=*/true, /*tier=*/false, target);
   gpu::GPUFuncOp scalarKernel =
       buildAxisKernel(builder, module,
                       kernelName(hasVectorKernel ? "strided_axis_scalar" : "strided_axis"), op,
-                      plan, /*vectorized=*/false, target);
+                      plan, /*vectorized=*/false, /*tier=*/false, target);
+  // A dynamic C's tiers, each named after its capacity.
+  SmallVector<gpu::GPUFuncOp> tierKernels;
+  for (StrategyAttr tier : tiers)
+    tierKernels.push_back(buildAxisKernel(
+        builder, module, kernelName(("strided_axis_c" + Twine(tier.getAxisCapacity())).str()),
+        op, tier, /*vectorized=*/true, /*tier=*/true, target));
 
   SmallVector<Value> operands{buildAxisView(builder, loc, input, axis),
                               buildAxisView(builder, loc, output, axis)};
@@ -744,7 +764,7 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
   // Sizes from the full-rank input (the host interpreter of the C++ API reads them there).
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v); };
   auto type = cast<MemRefType>(input.getType());
-  Value outer = c(1), inner = c(1), nonEmpty;
+  Value outer = c(1), inner = c(1), axisSize, nonEmpty;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     Value size = memref::DimOp::create(builder, loc, input, d);
     Value positive = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, size, c(0));
@@ -753,26 +773,52 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
       outer = arith::MulIOp::create(builder, loc, outer, size);
     else if (d > axis)
       inner = arith::MulIOp::create(builder, loc, inner, size);
+    else
+      axisSize = size;
   }
   // Nothing to do for an empty tensor (and a grid of zero blocks is a launch error).
   auto guard = scf::IfOp::create(builder, loc, TypeRange{}, nonEmpty, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard insertionGuard(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
-  Value columnBlocks = arith::CeilDivUIOp::create(
-      builder, loc, inner, c(plan.getLanes() * plan.getVector()));
-  Value blocks = arith::MulIOp::create(builder, loc, outer, columnBlocks);
-  auto launch = [&](gpu::GPUFuncOp kernel) {
+  // A plan's grid: a block for each `lanes * vector` columns of each outer index.
+  auto gridOf = [&](StrategyAttr kernelPlan) -> Value {
+    Value columnBlocks = arith::CeilDivUIOp::create(
+        builder, loc, inner, c(kernelPlan.getLanes() * kernelPlan.getVector()));
+    return arith::MulIOp::create(builder, loc, outer, columnBlocks);
+  };
+  auto launch = [&](gpu::GPUFuncOp kernel, StrategyAttr kernelPlan, Value blocks) {
     gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, c(1), c(1)},
-                              gpu::KernelDim3{c(plan.getBlockSize()), c(1), c(1)},
+                              gpu::KernelDim3{c(kernelPlan.getBlockSize()), c(1), c(1)},
                               /*dynamicSharedMemorySize=*/Value(), operands);
   };
+  Value blocks = gridOf(plan);
+  // Whether the vector kernels of `vector` elements apply, built once a vector size.
+  llvm::SmallDenseMap<int64_t, Value> vectorConditions;
+  auto vectorCondition = [&](StrategyAttr kernelPlan) {
+    Value &cond = vectorConditions[kernelPlan.getVector()];
+    if (!cond)
+      cond = buildVectorCondition(builder, loc, kernelPlan, operands[0], operands[1]);
+    return cond;
+  };
+  // if (C <= capacity of tier 0 && its vectors apply) launch tier 0, else if ... tier 1, ...,
+  // else the general plan's kernels.
+  for (auto [tier, kernel] : llvm::zip_equal(tiers, tierKernels)) {
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, axisSize,
+                                       c(tier.getAxisCapacity()));
+    auto ifOp = scf::IfOp::create(
+        builder, loc, TypeRange{},
+        arith::AndIOp::create(builder, loc, fits, vectorCondition(tier)),
+        /*withElseRegion=*/true);
+    builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+    launch(kernel, tier, gridOf(tier));
+    builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  }
   if (!hasVectorKernel)
-    return launch(scalarKernel);
-  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{},
-                                buildVectorCondition(builder, loc, plan, operands[0], operands[1]),
+    return launch(scalarKernel, plan, blocks);
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, vectorCondition(plan),
                                 /*withElseRegion=*/true);
   builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-  launch(vectorKernel);
+  launch(vectorKernel, plan, blocks);
   builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-  launch(scalarKernel);
+  launch(scalarKernel, plan, blocks);
 }

@@ -28,9 +28,11 @@ bool isStridedAxisOp(FusedOp op);
 /// a scalar operand) and round; bias and mask steps are rejected with a diagnostic at the op.
 LogicalResult checkStridedAxisSupported(FusedOp op);
 
-/// Host code at `builder`'s insertion point: builds the kernels of `op` (its single
-/// strided_axis plan) in `module` and launches them on `input` and `output`, full-rank strided
-/// memrefs, with `scalars` the op's side operands (scalars only: checkStridedAxisSupported).
+/// Host code at `builder`'s insertion point: builds the kernels of `op` in `module` (the vector
+/// and scalar kernels of its general strided_axis plan, the last; the vector kernel of each
+/// tier before it, a dynamic C's) and launches them on `input` and `output`, full-rank strided
+/// memrefs: the first tier whose capacity covers C where its vectors apply, else the general
+/// plan's, with `scalars` the op's side operands (scalars only: checkStridedAxisSupported).
 /// `kernelName(suffix)` gives a kernel a unique symbol name; `target` the register file the
 /// kernels' budgets come from.
 void lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module, FusedOp op, Value input,

@@ -123,6 +123,9 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getBlockSize() const { return getLanes() * getRows(); }
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
+    /// strided_axis: the axis values a block holds in registers (`rows * chunks`): the widest
+    /// C of its register path, and of a dynamic C's tier (FusedOp::verifyStrategies).
+    int64_t getAxisCapacity() const { return getRows() * getChunks(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
     bool holdsWholeRow() const {
       return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis &&

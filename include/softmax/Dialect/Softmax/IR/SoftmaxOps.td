@@ -310,15 +310,18 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     static constexpr int64_t kOpsPerValue = 4;
     static constexpr int64_t kMaxUnrolledWork = 1024;
     /// Whether a strided_axis kernel of this op may hold its loaded values packed, two 16-bit
-    /// values a register, converting them at each use: a 16-bit input, plain softmax (whose
-    /// normalisation needs only the exp again) and a static C (a dynamic C's kernel also
-    /// holds the online path's f32 values). The kernel does so on its register path with
-    /// vectors of an even size (AxisKernel.cpp), and the plan choice budgets for it
-    /// (AxisPlan.cpp).
-    bool mayHoldPackedAxisValues() {
+    /// values a register, converting them at each use: a 16-bit input and plain softmax (whose
+    /// normalisation needs only the exp again). The kernel does so where it has the register
+    /// path only (a static C it holds, or a tier of a dynamic C; a kernel that also has the
+    /// online path holds f32 values), with vectors of an even size (AxisKernel.cpp), and the
+    /// plan choice budgets for it (AxisPlan.cpp). `tier`: the kernel of a dynamic C's tier,
+    /// each of whose chunks compares its axis index with C: without a prologue only (after a
+    /// scale, the -inf select that follows each conversion made ptxas keep f32 copies: 64-80
+    /// bytes of spills at 120 registers in the bf16 tiers of C = 256 to 4096).
+    bool mayHoldPackedAxisValues(bool tier = false) {
       return getInput().getType().getElementTypeBitWidth() == 16 &&
              getNormalization() == ::mlir::softmax::Normalization::softmax &&
-             !::mlir::ShapedType::isDynamic(getRowWidth());
+             (!tier || getPrologue().empty());
     }
     /// Whether a row_cluster kernel of this op may hold its row's values packed, two 16-bit
     /// values a register, converting them at each use: a 16-bit input and plain softmax

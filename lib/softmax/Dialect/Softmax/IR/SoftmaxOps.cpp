@@ -493,16 +493,35 @@ LogicalResult FusedOp::verifyStrategies() {
                            << " (compile time grows with it); give a thread fewer values a span "
                               "or split the prologue";
   }
-  // A softmax over a non-last axis has one plan, strided_axis (any axis size); the row plans
-  // are for the last axis.
+  // A softmax over a non-last axis takes strided_axis plans: one for a static axis size; for a
+  // dynamic one, tiers of the register path (each launched, on aligned layouts, for the C its
+  // capacity covers and the previous one's does not) before the general plan (any C, any
+  // layout). The row plans are for the last axis.
   bool lastAxis = getNormalizedAxis() == getInput().getType().getRank() - 1;
+  bool dynamicAxis = ShapedType::isDynamic(getRowWidth());
   for (auto [i, entry] : llvm::enumerate(strategies.getAsRange<StrategyAttr>())) {
-    if (!lastAxis && (entry.getPlan() != KernelPlan::strided_axis || strategies.size() != 1))
+    if (!lastAxis && (entry.getPlan() != KernelPlan::strided_axis ||
+                      (strategies.size() != 1 && !dynamicAxis)))
       return emitOpError() << "a softmax over axis " << getNormalizedAxis() << " of a rank-"
                            << getInput().getType().getRank()
-                           << " tensor (not the last) takes one strided_axis entry in "
-                              "'strategies', got "
-                           << strategies;
+                           << " tensor (not the last) takes "
+                           << (dynamicAxis ? "strided_axis entries" : "one strided_axis entry")
+                           << " in 'strategies', got " << strategies;
+    if (!lastAxis && i + 1 < strategies.size()) {
+      if (entry.getVector() == 1)
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << ") is a tier of a dynamic axis size, which runs on aligned "
+                                "vectors only: vector = 1 would never run; give it vectors of "
+                                "more than one element or drop it";
+      auto next = cast<StrategyAttr>(strategies[i + 1]);
+      if (i + 2 < strategies.size() && next.getAxisCapacity() <= entry.getAxisCapacity())
+        return emitOpError() << "'strategies' entry " << i + 1 << " (" << next
+                             << ") holds " << next.getAxisCapacity()
+                             << " axis values (rows * chunks), no more than the tier before it ("
+                             << entry.getAxisCapacity()
+                             << "): the tiers of a dynamic axis size go from the smallest "
+                                "capacity to the largest";
+    }
     if (entry.getPlan() == KernelPlan::row_staged) {
       // The row is staged as stored and normalised from there (RowStagedKernel.cpp): words of
       // 16 bytes of the input, written back as words of the same type.

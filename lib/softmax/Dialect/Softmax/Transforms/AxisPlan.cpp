@@ -15,8 +15,11 @@
 //     the second pass reads a block's columns again while a resident block's footprint
 //     (C x 32 bytes: 128 KB at C = 4096) times the blocks resident on the 132 multiprocessors
 //     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
-//  A dynamic C takes the plan of C = 256, whose kernel also holds the online path for C wider
-//  than `rows * chunks` (chosen at run time, uniformly over the grid).
+//  4. A dynamic C takes a ladder of tiers and a general plan (selectStridedAxisPlans): the plan
+//     of rule 1 for C = 16, 32, 64, ... as long as one holds the column in registers, each run
+//     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
+//     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
+//     whose kernels also hold the online path, for wider C and every misaligned layout.
 // Written before any measurement; first measured on the H200 at ba2aaf5
 // (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
@@ -43,8 +46,15 @@ namespace {
 constexpr int64_t kDynamicAxisPlanned = 256;
 } // namespace
 
-StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &target,
-                                                  int64_t registerBudget, int64_t maxThreads) {
+namespace {
+/// What a plan is chosen for: a static C, a dynamic C's tier, a dynamic C's general plan.
+enum class AxisPlanRole { Static, Tier, General };
+
+/// The plan for an axis of `c` values in `role` (General: c is kDynamicAxisPlanned): rules 1-3
+/// of the file comment.
+StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registerBudget,
+                           int64_t maxThreads, int64_t c, AxisPlanRole role) {
+  bool dynamicAxis = role == AxisPlanRole::General;
   MLIRContext *context = op.getContext();
   RankedTensorType type = op.getInput().getType();
   int64_t axis = op.getNormalizedAxis();
@@ -67,16 +77,15 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
   if (staticInner)
     laneCap = llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(inner, vector)));
   minLanes = std::min(minLanes, laneCap);
-  int64_t c = type.getDimSize(axis);
-  bool dynamicAxis = ShapedType::isDynamic(c);
-  c = dynamicAxis ? kDynamicAxisPlanned : std::max<int64_t>(c, 1);
+  c = std::max<int64_t>(c, 1);
 
   auto sharedFits = [&](int64_t lanes, int64_t rows) {
     int64_t perWarp = std::min<int64_t>(rows, std::max<int64_t>(1, 32 / lanes));
     return rows == 1 ||
            2 * (rows / perWarp) * lanes * vector * 4 <= StrategyAttr::kMaxAxisSharedBytes;
   };
-  bool packable = op.mayHoldPackedAxisValues();
+  // The general plan of a dynamic C holds f32 values (its kernels have both paths).
+  bool packable = op.mayHoldPackedAxisValues(role == AxisPlanRole::Tier) && !dynamicAxis;
   bool hasPrologue = !op.getPrologue().empty();
   StrategyAttr best;
   std::tuple<int64_t, int64_t, int64_t> bestScore;
@@ -100,7 +109,8 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
         return getStridedAxisRegisters(vector, k);
       int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, k));
       int64_t lanes = std::max<int64_t>(1, std::min(threads / rows, laneCap));
-      return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue);
+      return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue,
+                                           /*dynamicAxis=*/role == AxisPlanRole::Tier);
     };
     int64_t chunks = 0;
     while (chunks + 1 <= 64 && (chunks + 1) * vector <= maxValues &&
@@ -136,4 +146,40 @@ StrategyAttr mlir::softmax::selectStridedAxisPlan(FusedOp op, const TargetInfo &
   while (chunks > 1 && getStridedAxisRegisters(vector, chunks) > registers)
     --chunks;
   return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
+}
+
+/// The smallest C of a dynamic axis's tiers: rule 1 gives every C up to 16 one row a column
+/// (f32 and 16-bit), so a tier below it would only hold fewer chunks.
+constexpr int64_t kFirstAxisTier = 16;
+} // namespace
+
+SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
+                                                                const TargetInfo &target,
+                                                                int64_t registerBudget,
+                                                                int64_t maxThreads) {
+  int64_t c = op.getRowWidth();
+  if (!ShapedType::isDynamic(c))
+    return {selectPlanFor(op, target, registerBudget, maxThreads, c, AxisPlanRole::Static)};
+  // A dynamic C: the plans a static C of 16, 32, 64, ... gets while they hold the column in
+  // registers (each a tier for the C its capacity covers), then the general plan. The general
+  // plan alone (sized for C = 256, f32 values) ran dynamic bf16 C = 512 at 0.435x copy and
+  // 4096 at 0.383x against 0.813x and 0.556x for the static plans
+  // (bench/results/2026-12-03-h200/axis-bench-8b6e0db.txt).
+  SmallVector<StrategyAttr> plans;
+  for (int64_t tier = kFirstAxisTier;; tier *= 2) {
+    StrategyAttr plan =
+        selectPlanFor(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);
+    int64_t capacity = plan.getRows() * plan.getChunks();
+    // A static last dimension off the vector size never takes the vector kernels.
+    int64_t last = op.getInput().getType().getShape().back();
+    if (capacity < tier || plan.getVector() == 1 ||
+        (!ShapedType::isDynamic(last) && last % plan.getVector() != 0))
+      break;
+    if (!plans.empty() && plans.back().getRows() * plans.back().getChunks() >= capacity)
+      continue;
+    plans.push_back(plan);
+  }
+  plans.push_back(selectPlanFor(op, target, registerBudget, maxThreads, kDynamicAxisPlanned,
+                                AxisPlanRole::General));
+  return plans;
 }

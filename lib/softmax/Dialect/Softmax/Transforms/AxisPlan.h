@@ -12,10 +12,12 @@
 
 namespace mlir::softmax {
 
-/// The strided_axis plan of `op`, whose axis is not the last, for `target` with at most
-/// `registerBudget` registers a thread and `maxThreads` threads a block.
-StrategyAttr selectStridedAxisPlan(FusedOp op, const TargetInfo &target, int64_t registerBudget,
-                                   int64_t maxThreads);
+/// The strided_axis plans of `op`, whose axis is not the last, for `target` with at most
+/// `registerBudget` registers a thread and `maxThreads` threads a block: one for a static axis
+/// size; for a dynamic one, the tiers of the register path in increasing capacity, then the
+/// general plan (FusedOp::verifyStrategies, docs/strategies.md).
+SmallVector<StrategyAttr> selectStridedAxisPlans(FusedOp op, const TargetInfo &target,
+                                                 int64_t registerBudget, int64_t maxThreads);
 
 } // namespace mlir::softmax
 

@@ -484,8 +484,9 @@ struct SelectStrategyPass : softmax::impl::SelectStrategyPassBase<SelectStrategy
       RankedTensorType type = op.getInput().getType();
       if (op.getNormalizedAxis() != type.getRank() - 1) {
         // A non-last axis: the strided_axis kernels, without a transpose (AxisPlan.h).
-        op.setStrategiesAttr(ArrayAttr::get(
-            &getContext(), {selectStridedAxisPlan(op, *target, budget, threads)}));
+        SmallVector<Attribute> plans =
+            llvm::to_vector_of<Attribute>(selectStridedAxisPlans(op, *target, budget, threads));
+        op.setStrategiesAttr(ArrayAttr::get(&getContext(), plans));
         return succeeded(op.verifyStrategies()) ? WalkResult::advance() : WalkResult::interrupt();
       }
       int64_t elementBytes =

@@ -21,7 +21,11 @@ counted as such. --jobs runs that many programs at once.
 
     scripts/check-generated.py --softmax-opt build/bin/softmax-opt \\
         --softmax-run build/bin/softmax-run [--ptxas /usr/local/cuda/bin/ptxas] \\
-        [--compile 1-20] [--evaluate 1-10] [--gpu 1-1000 --jobs 16] [--keep DIR]
+        [--compile 1-20] [--evaluate 1-10] [--gpu 1-1000 --jobs 16] [--keep DIR] \
+        [--family axis]
+
+--family axis takes the programs of the strided_axis family (softmax_gen.generate_axis: a
+softmax over an axis that is not the last) instead of the row family's.
 
 Prints one line per program and a final `generated: ...` summary; exits 1 on any failure,
 printing the program, the command and its output.
@@ -61,10 +65,10 @@ class Failure(Exception):
 
 
 def check_compile(seed, args, work):
-    program = softmax_gen.generate(seed)
-    src = work / f"gen_{seed}.mlir"
+    program = softmax_gen.generate_family(args.family, seed)
+    src = work / f"{program.name}.mlir"
     src.write_text(program.text())
-    ptx = work / f"gen_{seed}.ptx"
+    ptx = work / f"{program.name}.ptx"
     cmd = [args.softmax_opt, f"--softmax-to-nvvm=ptx-file={ptx}", str(src), "-o", os.devnull]
     status, output = run(cmd)
     if status != 0 or output.strip():
@@ -77,7 +81,7 @@ def check_compile(seed, args, work):
         return note
     kernels = 0
     for i, text in enumerate(binaries):
-        part = work / f"gen_{seed}.{i}.ptx"
+        part = work / f"{program.name}.{i}.ptx"
         part.write_text(text)
         cmd = [args.ptxas, "-arch=sm_90", "-v", str(part), "-o", os.devnull]
         status, output = run(cmd)
@@ -173,7 +177,7 @@ def ulp_tolerance(elem):
 
 
 def check_evaluate(seed, args, work):
-    program = softmax_gen.generate(seed, small=True)
+    program = softmax_gen.generate_family(args.family, seed, small=True)
     src = work / f"eval_{seed}.mlir"
     src.write_text(program.text())
     rng = random.Random(seed * 7919 + 1)
@@ -234,10 +238,10 @@ def gpu_sizes(program, rng):
 
 
 def check_gpu(seed, args, work):
-    program = softmax_gen.generate(seed)
+    program = softmax_gen.generate_family(args.family, seed)
     rng = random.Random(seed * 104729 + 3)
     sizes = gpu_sizes(program, rng)
-    src = work / f"gpu_{seed}.mlir"
+    src = work / f"gpu_{program.name}.mlir"
     src.write_text(program.text())
     # Every property that applies is checked besides the reference (docs/runner.md, "Properties").
     cmd = [args.softmax_run, *args.runner_arg, str(src), f"--entry={program.name}", f"--seed={seed}",
@@ -271,6 +275,9 @@ def main():
                              "--runner-arg=--emulate-device checks the commands on a machine "
                              "without a GPU")
     parser.add_argument("--keep", help="write the programs and files here (default: a temp dir)")
+    parser.add_argument("--family", choices=["rows", "axis"], default="rows",
+                        help="the generator's family: softmaxes over the last axis (rows) or "
+                             "over another (axis: the strided_axis kernels)")
     args = parser.parse_args()
     if (args.evaluate or args.gpu) and not args.softmax_run:
         parser.error("--evaluate and --gpu need --softmax-run")
@@ -294,7 +301,7 @@ def main():
                 return what, seed, "FAIL", failure.args
             except subprocess.TimeoutExpired as timeout:
                 return what, seed, "FAIL", (f"timed out after {timeout.timeout} s",
-                                            softmax_gen.generate(seed), timeout.cmd, "")
+                                            softmax_gen.generate_family(args.family, seed), timeout.cmd, "")
 
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             # Printed as they finish, so that a run stopped early keeps what it checked.

@@ -17,7 +17,8 @@ is meant to be valid: the compiler must compile it to PTX without a diagnostic
 documented semantics (docs/dialect.md) and nothing of the compiler, so that it can check the
 runner's reference evaluator independently.
 
-    scripts/softmax_gen.py SEED [--small]     print the program of SEED
+    scripts/softmax_gen.py SEED [--small] [--axis]     print the program of SEED (--axis: of
+                                                        the strided_axis family)
 """
 import itertools
 import math
@@ -375,6 +376,123 @@ def generate(seed, small=False):
     return p
 
 
+# Axis sizes of the strided_axis family: around a vector and a warp, the tiers of a dynamic C
+# (capacities 16, 32, ..., 4096) and past the largest (the online path).
+AXIS_SIZES = [1, 2, 3, 7, 8, 12, 16, 17, 33, 64, 100, 256, 513, 1000, 2048, 2049, 4096, 4097]
+SMALL_AXIS_SIZES = [1, 2, 3, 5, 8, 12, 16, 17, 33]
+# Sizes after the axis (the contiguous columns): off and on the vector, 7x7 spatial maps, wide.
+INNER_SIZES = [1, 3, 4, 7, 8, 16, 49, 64, 1024]
+SMALL_INNER_SIZES = [1, 3, 4, 7, 8]
+
+
+def generate_axis(seed, small=False):
+    """The program of `seed` in the strided_axis family: a softmax or log_softmax over an axis
+    that is not the last (rank 2-4, the axis spelled either way), static and dynamic sizes,
+    and the steps those kernels take (scales by a constant or a scalar argument, roundings,
+    casts); for some seeds one hand-written softmax.fused with a strided_axis plan, or for a
+    dynamic axis size a list of tiers and a general plan. Seeds of this family are drawn from
+    their own random stream, so the row family's programs (`generate`) do not change."""
+    rng = random.Random(f"axis-{seed}")
+    p = Program(seed, small)
+    p.name = f"gen_axis_{seed}"
+    rank = rng.randint(2, 4)
+    naxis = rng.randint(0, rank - 2)
+    axis = rng.choice([naxis, naxis - rank])
+    shape = []
+    for i in range(rank):
+        if rng.random() < 0.3:
+            shape.append(Dyn(i))
+        elif i == naxis:
+            shape.append(rng.choice(SMALL_AXIS_SIZES if small else AXIS_SIZES))
+        elif i > naxis:
+            shape.append(rng.choice(SMALL_INNER_SIZES if small else INNER_SIZES))
+        else:
+            shape.append(rng.choice(SMALL_OTHER_SIZES if small else OTHER_SIZES))
+    # Static sizes of at most 2^24 elements: the outer dimensions shrink first.
+    for i in range(rank):
+        while (not is_dyn(shape[i]) and shape[i] > 1 and
+               math.prod(1 if is_dyn(d) else d for d in shape) > (1 << 24)):
+            shape[i] //= 2
+    p.shape = shape
+    p.in_elem = rng.choice(FLOATS)
+    p.args.append(("x", "x", tensor(shape, p.in_elem)))
+    p.arg_shapes = [("x", "x", p.in_elem, shape)]
+    elem = p.in_elem
+    if rng.random() < 0.5 and elem != "f32":
+        p.steps.append({"op": "cast", "to": "f32"})
+        elem = "f32"
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+        kind = rng.choice(["scale", "scale_by", "cast"])
+        if kind == "scale":
+            p.steps.append({"op": "scale", "factor": rng.choice(
+                [0.125, 0.5, 2.0, -1.0, 0.088388, 10.0])})
+        elif kind == "scale_by":
+            name = f"a{len(p.args)}"
+            stype = rng.choice(["f16", "bf16", "f32", "f64"])
+            p.args.append((name, "scalar", stype))
+            p.arg_shapes.append((name, "scalar", stype, []))
+            p.steps.append({"op": "scale_by", "arg": name})
+        else:
+            to = rng.choice([t for t in FLOATS if t != elem])
+            p.steps.append({"op": "cast", "to": to, "round": True})
+            elem = to
+    p.steps.append({"op": rng.choice(["softmax", "softmax", "log_softmax"]), "axis": axis,
+                    "masked_rows": rng.choice(["zero", "zero", "nan"])})
+    if rng.random() < 0.4:
+        to = rng.choice([t for t in FLOATS if t != elem])
+        p.steps.append({"op": "cast", "to": to})
+        elem = to
+    p.out_elem = elem
+    if not small and rng.random() < 0.3 and fusable_by_hand(p):
+        p.hand_plans = axis_hand_plans(rng, shape[naxis], elem, p.in_elem)
+    return p
+
+
+def axis_hand_plans(rng, c, out_elem, in_elem):
+    """strided_axis plans within their limits: whole warps, the rows' shared memory, and a
+    thread's values (the f32 budget, vector * chunks + 4 vector + 56, 16 under the block's
+    register limit, which the scalar kernel takes); for a dynamic C, tiers of increasing
+    capacity before the general plan, or the general plan alone."""
+    wide = max(4 if e == "f32" else 2 for e in (in_elem, out_elem))
+
+    def plan(min_capacity=0):
+        for _ in range(50):
+            lanes = rng.choice([1, 2, 4, 8, 16, 32, 64, 128, 256])
+            rows = rng.choice([r for r in (1, 2, 4, 8, 16, 32, 64, 128, 256)
+                               if lanes * r % 32 == 0 and lanes * r <= 1024] or [0])
+            vector = rng.choice([v for v in (1, 2, 4, 8) if v * wide <= 16])
+            chunks = rng.choice([1, 2, 4, 8, 16])
+            threads = lanes * rows
+            if rows == 0 or rows * chunks < min_capacity:
+                continue
+            limit = 255 if threads <= 256 else 65536 // threads
+            if vector * chunks + 4 * vector + 56 > limit - 16:
+                continue
+            per_warp = min(rows, max(1, 32 // lanes))
+            if rows > 1 and 2 * (rows // per_warp) * lanes * vector * 4 > 48 * 1024:
+                continue
+            return (lanes, rows, vector, chunks)
+        return None
+
+    def text(p):
+        return (f"#softmax.strategy<strided_axis, lanes = {p[0]}, rows = {p[1]}, "
+                f"vector = {p[2]}, chunks = {p[3]}>")
+
+    general = plan()
+    if general is None:
+        return None
+    plans = []
+    if is_dyn(c) and rng.random() < 0.6:
+        capacity = 0
+        for _ in range(rng.randint(1, 3)):
+            tier = plan(capacity + 1)
+            if tier is None or tier[2] == 1:
+                break
+            plans.append(tier)
+            capacity = tier[1] * tier[3]
+    return [text(p) for p in plans + [general]]
+
+
 def fusable_by_hand(p):
     """Whether one softmax.fused can say what the steps say: a widening first cast is what the
     op does anyway, later casts before the softmax are round steps, one cast may follow."""
@@ -441,11 +559,17 @@ def hand_plans(rng, width, out_elem, in_elem):
     return plans
 
 
+def generate_family(family, seed, small=False):
+    """The program of `seed` in `family`: "rows" (generate) or "axis" (generate_axis)."""
+    return (generate_axis if family == "axis" else generate)(seed, small)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 1:
         sys.exit(__doc__)
-    print(generate(int(args[0]), small="--small" in sys.argv).text(), end="")
+    family = "axis" if "--axis" in sys.argv else "rows"
+    print(generate_family(family, int(args[0]), small="--small" in sys.argv).text(), end="")
 
 
 if __name__ == "__main__":

@@ -410,13 +410,14 @@ profile() {
 # Generated programs (scripts/softmax_gen.py, docs/fuzzing.md) run on the device, each checked
 # by softmax-run against its float64 reference: GEN_SEEDS (default 1-1200), GEN_JOBS at once
 # (default 16), stopped after GEN_TIMEOUT seconds (default 480; then the row counts the
-# programs that finished). Every program's line in generated.txt; the failures and the summary
-# here.
+# programs that finished); GEN_FAMILY=axis takes the strided_axis family (a softmax over
+# another axis than the last) instead of the rows. Every program's line in generated.txt; the
+# failures and the summary here.
 generated() {
   local start=$SECONDS code summary status=PASS
   timeout "${GEN_TIMEOUT:-480}" python3 "$root/scripts/check-generated.py" --softmax-run "$run" \
     --gpu "${GEN_SEEDS:-1-1200}" --jobs "${GEN_JOBS:-16}" --keep "$work/generated" \
-    > "$out/generated.txt" 2>&1
+    --family "${GEN_FAMILY:-rows}" > "$out/generated.txt" 2>&1
   code=$?
   [ "$code" = 124 ] && echo "generated: stopped after ${GEN_TIMEOUT:-480} s with $(grep -c '^ok: ' \
     "$out/generated.txt") programs checked" | tee -a "$out/generated.txt"
@@ -427,7 +428,7 @@ generated() {
   local row
   row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated "$status" "$code" \
     - - - - "$(grep -c '^FAIL: gpu seed' "$out/generated.txt")" - - $((SECONDS - start)) \
-    "${summary:-see generated.txt} (seeds ${GEN_SEEDS:-1-1200})")
+    "${summary:-see generated.txt} (${GEN_FAMILY:-rows} seeds ${GEN_SEEDS:-1-1200})")
   rows+=("$row")
   echo "$row"
 }
@@ -435,13 +436,15 @@ generated() {
 # The generator's CPU check (docs/fuzzing.md: every program compiles to PTX that ptxas assembles
 # without a spill, or is rejected with a diagnostic) on this machine's cores, with the packed
 # softmax-opt and the ptxas packed beside it (pack.sh with SOFTMAX_PACK_PTXAS): no GPU involved.
-# GEN_COMPILE_SEEDS, GEN_COMPILE_TIMEOUT and GEN_JOBS (the generated mode's are GEN_SEEDS, ...).
+# GEN_COMPILE_SEEDS, GEN_COMPILE_TIMEOUT, GEN_JOBS and GEN_FAMILY (the generated mode's are
+# GEN_SEEDS, ...).
 generated_compile() {
   local start=$SECONDS code status=PASS ptxas=$work/softmax/bin/ptxas
   [ -x "$ptxas" ] || { echo "generated-compile: no bin/ptxas in the archive (pack.sh with SOFTMAX_PACK_PTXAS)"; failures=$((failures + 1)); return; }
   timeout "${GEN_COMPILE_TIMEOUT:-480}" python3 "$root/scripts/check-generated.py" \
     --softmax-opt "$work/softmax/bin/softmax-opt" --ptxas "$ptxas" \
-    --compile "${GEN_COMPILE_SEEDS:-1-1200}" --jobs "${GEN_JOBS:-16}" > "$out/generated-compile.txt" 2>&1
+    --compile "${GEN_COMPILE_SEEDS:-1-1200}" --jobs "${GEN_JOBS:-16}" --family "${GEN_FAMILY:-rows}" \
+    > "$out/generated-compile.txt" 2>&1
   code=$?
   [ "$code" = 124 ] && echo "generated-compile: stopped after ${GEN_COMPILE_TIMEOUT:-480} s with $(grep -c '^ok: ' \
     "$out/generated-compile.txt") programs checked" | tee -a "$out/generated-compile.txt"
@@ -450,7 +453,7 @@ generated_compile() {
   local row
   row=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' generated-compile "$status" \
     "$code" - - - - "$(grep -c '^FAIL: compile seed' "$out/generated-compile.txt")" - - \
-    $((SECONDS - start)) "$(grep -c '^ok: ' "$out/generated-compile.txt") ok (seeds ${GEN_COMPILE_SEEDS:-1-1200})")
+    $((SECONDS - start)) "$(grep -c '^ok: ' "$out/generated-compile.txt") ok (${GEN_FAMILY:-rows} seeds ${GEN_COMPILE_SEEDS:-1-1200})")
   rows+=("$row")
   echo "$row"
 }

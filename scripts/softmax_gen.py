@@ -364,15 +364,9 @@ def generate(seed, small=False):
             to = rng.choice([t for t in FLOATS if t != elem])
             p.steps.append({"op": "cast", "to": to, "round": True})
             elem = to
-    p.steps.append({"op": rng.choice(["softmax", "log_softmax"]), "axis": axis,
-                    "masked_rows": rng.choice(["zero", "zero", "nan"])})
-    if rng.random() < 0.5:
-        to = rng.choice([t for t in FLOATS if t != elem])
-        p.steps.append({"op": "cast", "to": to})
-        elem = to
-    p.out_elem = elem
+    add_normalization(p, rng, elem, axis, ["softmax", "log_softmax"], cast_chance=0.5)
     if not small and rng.random() < 0.25 and fusable_by_hand(p):
-        p.hand_plans = hand_plans(rng, shape[naxis], elem, p.in_elem)
+        p.hand_plans = hand_plans(rng, shape[naxis], p.out_elem, p.in_elem)
     return p
 
 
@@ -436,15 +430,10 @@ def generate_axis(seed, small=False):
             to = rng.choice([t for t in FLOATS if t != elem])
             p.steps.append({"op": "cast", "to": to, "round": True})
             elem = to
-    p.steps.append({"op": rng.choice(["softmax", "softmax", "log_softmax"]), "axis": axis,
-                    "masked_rows": rng.choice(["zero", "zero", "nan"])})
-    if rng.random() < 0.4:
-        to = rng.choice([t for t in FLOATS if t != elem])
-        p.steps.append({"op": "cast", "to": to})
-        elem = to
-    p.out_elem = elem
+    add_normalization(p, rng, elem, axis, ["softmax", "softmax", "log_softmax"],
+                      cast_chance=0.4)
     if not small and rng.random() < 0.3 and fusable_by_hand(p):
-        p.hand_plans = axis_hand_plans(rng, shape[naxis], elem, p.in_elem)
+        p.hand_plans = axis_hand_plans(rng, shape[naxis], p.out_elem, p.in_elem)
     return p
 
 
@@ -491,6 +480,18 @@ def axis_hand_plans(rng, c, out_elem, in_elem):
             plans.append(tier)
             capacity = tier[1] * tier[3]
     return [text(p) for p in plans + [general]]
+
+
+def add_normalization(p, rng, elem, axis, kinds, cast_chance):
+    """The steps both families end with: a softmax or log_softmax (one of `kinds`) over `axis`
+    on values of `elem`, then with probability `cast_chance` a cast to another float type;
+    sets p.out_elem. The random draws are those the row family always made, in that order."""
+    p.steps.append({"op": rng.choice(kinds), "axis": axis,
+                    "masked_rows": rng.choice(["zero", "zero", "nan"])})
+    if rng.random() < cast_chance:
+        elem = rng.choice([t for t in FLOATS if t != elem])
+        p.steps.append({"op": "cast", "to": elem})
+    p.out_elem = elem
 
 
 def fusable_by_hand(p):

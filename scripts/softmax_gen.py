@@ -464,8 +464,9 @@ def axis_hand_plans(rng, c, out_elem, in_elem):
         return None
 
     def text(p):
+        cluster = f", cluster = {p[4]}" if len(p) > 4 and p[4] > 1 else ""
         return (f"#softmax.strategy<strided_axis, lanes = {p[0]}, rows = {p[1]}, "
-                f"vector = {p[2]}, chunks = {p[3]}>")
+                f"vector = {p[2]}, chunks = {p[3]}{cluster}>")
 
     general = plan()
     if general is None:
@@ -479,6 +480,29 @@ def axis_hand_plans(rng, c, out_elem, in_elem):
                 break
             plans.append(tier)
             capacity = tier[1] * tier[3]
+    # Columns over a cluster (a static C's plan, a dynamic C's last tier), from a stream of
+    # their own so that the programs without one are those of before (2026-12-05): the fewest
+    # blocks, up to 16, that hold a static C its plan does not, else 2-8 blocks; within the shared memory bound
+    # (the exchange's 4 * lanes * vector f32 slots beside the rows').
+    crng = random.Random(f"cluster-{c}-{plans + [general]}")
+
+    def clustered(p, blocks):
+        lanes, rows, vector, chunks = p[:4]
+        per_warp = min(rows, max(1, 32 // lanes))
+        shared = (2 * (rows // per_warp) * lanes * vector * 4 if rows > 1 else 0) + \
+            4 * lanes * vector * 4
+        return (lanes, rows, vector, chunks, blocks) if shared <= 48 * 1024 else p
+
+    if crng.random() < 0.3:
+        if not is_dyn(c):
+            capacity = general[1] * general[3]
+            blocks = next((q for q in (2, 4, 8, 16) if capacity * q >= c), None)
+            if capacity >= c:
+                blocks = crng.choice([2, 4, 8])  # the last blocks' slices lie past C
+            if blocks is not None:
+                general = clustered(general, blocks)
+        elif plans:
+            plans[-1] = clustered(plans[-1], crng.choice([2, 4, 8]))
     return [text(p) for p in plans + [general]]
 
 

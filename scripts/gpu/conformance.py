@@ -222,8 +222,9 @@ def static_program(dtype, m, n):
 # Softmax over a non-last axis (the strided_axis plan, AxisKernel.cpp): axis 0 of [C, inner],
 # axis 1 of [outer, C, inner] and axis -2 of [2, 3, C, inner] (the dimensions after the axis are
 # the contiguous `inner` columns), axis sizes and inner sizes around the plan's edges (C = 1; 7 and
-# 8 around a vector; 33; 1000; 4096 beyond the registers of a block: the online path; inner 1 and
-# 3 narrower than a vector, 4097 not a multiple of one: the scalar kernel).
+# 8 around a vector; 33; 1000 and 4096 over a cluster's blocks on aligned layouts (sm_90), the
+# online path of one block on the others; inner 1 and 3 narrower than a vector, 4097 not a
+# multiple of one: the scalar kernel).
 AXIS_C = [1, 7, 8, 33, 1000, 4096]
 AXIS_INNER = [1, 3, 1024, 4097]
 AXIS_KINDS = ["0", "1", "-2"]
@@ -234,6 +235,17 @@ AXIS_HAND_PLANS = {
             "#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 2>"],
     "bf16": ["#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 1>",
              "#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 2>"],
+}
+
+
+# Hand-written plans over a cluster (static C only: the register path).
+AXIS_CLUSTER_PLANS = {
+    "f32": ["#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>",
+            "#softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 9, cluster = 16>",
+            "#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 32, cluster = 4>"],
+    "bf16": ["#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8>",
+             "#softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 4, cluster = 16>",
+             "#softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 16, cluster = 8>"],
 }
 
 
@@ -309,6 +321,20 @@ def axis_cases(quick=False):
                 yield dict(name=f"axis {kind} hand {i} {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape,
                            strategy=strategy)
+            # Columns over a cluster (static C): the chosen plans of the variants at C = 4096
+            # (8 blocks; the plain softmax is among the static shapes above), and hand-written clusters whose last blocks' slices lie wholly past C
+            # (C = 1000 over 8 blocks of 512) or in part, and the non-portable 16 blocks.
+            for variant in AXIS_VARIANTS:
+                shape, axis = axis_shape(kind, 4096, 1024)
+                yield dict(name=f"axis {kind} static {variant} {dtype} "
+                                f"{'x'.join(map(str, shape))}",
+                           axis=axis, variant=variant, dtype=dtype, shape=shape, static=True)
+            for i, strategy in enumerate(AXIS_CLUSTER_PLANS[dtype]):
+                shape, axis = axis_shape(kind, 1000, 1024)
+                yield dict(name=f"axis {kind} hand cluster {i} {dtype} "
+                                f"{'x'.join(map(str, shape))}",
+                           axis=axis, variant="softmax", dtype=dtype, shape=shape,
+                           strategy=strategy, static=True)
         # Special values over axes 0 and 1, the register (C = 33) and online (C = 4096) paths.
         for special in SPECIALS:
             for variant in ("softmax", "log_softmax"):
@@ -554,7 +580,8 @@ def memcheck_cases():
         yield dict(name=f"row_split static {variant} bf16 2x300001", variant=variant,
                    dtype="bf16", m=2, n=300001, width=300001, rows=2)
     # strided_axis: the vector and scalar kernels, the register and online paths, shuffles and
-    # shared memory between the rows of a column.
+    # shared memory between the rows of a column, the blocks of a cluster (C = 4096: a dynamic
+    # C's tier of 8 blocks).
     for dtype in ("f32", "bf16"):
         for kind, c, inner in (("0", 33, 1024), ("1", 4096, 64), ("-2", 7, 4097)):
             shape, axis = axis_shape(kind, c, inner)
@@ -563,6 +590,10 @@ def memcheck_cases():
                        axis=axis, variant="softmax", dtype=dtype, shape=shape)
         yield dict(name=f"axis 1 hand {dtype} 1x100x64", axis=1, variant="softmax",
                    dtype=dtype, shape=[1, 100, 64], strategy=AXIS_HAND_PLANS[dtype][1])
+        # A column over a cluster of 8 (its exchange through distributed shared memory).
+        yield dict(name=f"axis 1 hand cluster {dtype} 2x1000x64", axis=1, variant="softmax",
+                   dtype=dtype, shape=[2, 1000, 64], strategy=AXIS_CLUSTER_PLANS[dtype][0],
+                   static=True)
 
 
 def fmt(x, spec):

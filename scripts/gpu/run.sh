@@ -331,14 +331,20 @@ axis_bench() {
     axis_case_ "axis_c64_${dtype}"     $dtype 1 $((256 * scale)) 64 4096
     axis_case_ "axis_c512_${dtype}"    $dtype 1 $((32 * scale)) 512 4096
     axis_case_ "axis_c512i1k_${dtype}" $dtype 1 $((128 * scale)) 512 1024
+    axis_case_ "axis_c1024_${dtype}"   $dtype 1 $((16 * scale)) 1024 4096
+    axis_case_ "axis_c2048_${dtype}"   $dtype 1 $((8 * scale)) 2048 4096
     axis_case_ "axis_c4096_${dtype}"   $dtype 1 $((4 * scale)) 4096 4096
+    axis_case_ "axis_c16384_${dtype}"  $dtype 1 $((1 * scale)) 16384 4096
     axis_case_ "axis_h16_${dtype}"     $dtype -2 $((1024 * scale)) 16 4096
     axis_case_ "axis_h12_${dtype}"     $dtype -2 $((5462 * scale)) 12 1024
     axis_dyn_ "axis_dyn_c8_${dtype}"    $dtype "$((2048 * scale))x8x4096"
     axis_dyn_ "axis_dyn_c64_${dtype}"   $dtype "$((256 * scale))x64x4096"
     axis_dyn_ "axis_dyn_c512_${dtype}"  $dtype "$((32 * scale))x512x4096"
     axis_dyn_ "axis_dyn_c512i1k_${dtype}" $dtype "$((128 * scale))x512x1024"
+    axis_dyn_ "axis_dyn_c1024_${dtype}" $dtype "$((16 * scale))x1024x4096"
+    axis_dyn_ "axis_dyn_c2048_${dtype}" $dtype "$((8 * scale))x2048x4096"
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
+    axis_dyn_ "axis_dyn_c16384_${dtype}" $dtype "$((1 * scale))x16384x4096"
   done
   # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers
   # (more registers, fewer blocks a multiprocessor) and the online path at C = 512; one read
@@ -358,6 +364,15 @@ axis_bench() {
       axis_plan_ "alt_c4096_on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 2"
     fi
     axis_plan_ "alt_c4096_K16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 16"
+    # Columns over a cluster (the chosen plans above C = 512 on sm_90 since 2026-12-05: slices
+    # of at most 512, 8 lanes x 32 rows x 16): other slices and cluster sizes, one block a
+    # column at C = 1024 (the plan before), and a cluster at C = 512 (slices of 64).
+    axis_plan_ "alt_c4096_Q16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 16, rows = 16, vector = $v, chunks = 16, cluster = 16"
+    axis_plan_ "alt_c4096_Q4_${dtype}"    $dtype $((4 * scale)) 4096 4096 "lanes = 4, rows = 64, vector = $v, chunks = 16, cluster = 4"
+    axis_plan_ "alt_c4096_Q8K8_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 8, cluster = 8"
+    axis_plan_ "alt_c1024_Q1_${dtype}"    $dtype $((16 * scale)) 1024 4096 "lanes = 4, rows = 64, vector = $v, chunks = 16"
+    axis_plan_ "alt_c512_Q8_${dtype}"     $dtype $((32 * scale)) 512 4096 "lanes = 64, rows = 4, vector = $v, chunks = 16, cluster = 8"
+    axis_plan_ "alt_c512_Q4_${dtype}"     $dtype $((32 * scale)) 512 4096 "lanes = 32, rows = 8, vector = $v, chunks = 16, cluster = 4"
     axis_plan_ "alt_c4096_L8on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 4"
     axis_plan_ "alt_c4096_L32on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 32, rows = 8, vector = $v, chunks = 4"
   done

@@ -1,8 +1,8 @@
 // Every strided_axis kernel (a softmax over a non-last axis, AxisKernel.cpp) of the plans that
-// softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512), the online
-// path (C = 4096) and a dynamic C (both paths in the general plan's kernels, the register path
-// in its tiers'), assembles with ptxas for sm_90
-// without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
+// softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512), over a
+// cluster (C = 4096; the online path of one block in the scalar kernels) and a dynamic C (both
+// paths in the general plan's kernels, the register path in its tiers'), assembles with ptxas
+// for sm_90 without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
 // TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
 // REQUIRES: ptxas
 // RUN: softmax-opt %s --softmax-to-nvvm="ptx-file=%t.ptx" -o /dev/null
@@ -11,15 +11,18 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 19 programs x (vector kernel + scalar kernel), and the tiers of the five with a dynamic C:
-// 8 (f32), 7 (bf16 log_softmax: f32 values), 9 (bf16), 7 (bf16 to f32: f32 values), 7 (scaled
-// f16: f32 values).
-// COUNT: 76
+// 19 programs x (vector kernel + scalar kernel), and the tiers of the five with a dynamic C
+// (one block up to C = 512, then clusters of 2 to 8 blocks): 11 (f32), 10 (bf16 log_softmax:
+// f32 values), 10 (bf16), 10 (bf16 to f32: f32 values), 10 (scaled f16: f32 values). The
+// static C = 4096 programs, and 1152 and 2304, spread each column over a cluster.
+// COUNT: 89
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c8192' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 

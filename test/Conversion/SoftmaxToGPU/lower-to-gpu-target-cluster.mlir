@@ -28,3 +28,13 @@ func.func @split_cluster_sm80(%x: tensor<1x1048576xf32>) -> tensor<1x1048576xf32
   %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 512, rows = 1, vector = 4, chunks = 8, cluster = 16>]} : tensor<1x1048576xf32> -> tensor<1x1048576xf32>
   return %y : tensor<1x1048576xf32>
 }
+
+// -----
+
+// A column over a cluster (strided_axis) likewise.
+// SM90: gpu.launch_func  @softmax_kernels::@column_0_strided_axis clusters in (%c8{{.*}}, %{{.+}}, %{{.+}})
+func.func @column(%x: tensor<4x4096x1024xf32>) -> tensor<4x4096x1024xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>) spreads a column over a cluster of 8 blocks, but sm_80 has no thread-block clusters (sm_90 on)}}
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4x4096x1024xf32> -> tensor<4x4096x1024xf32>
+  return %0 : tensor<4x4096x1024xf32>
+}

@@ -85,13 +85,15 @@ func.func @axis0_bf16(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {
 // -----
 
 // Without a prologue, each column's max is taken on the 16-bit vectors as loaded (two columns
-// an instruction, max.NaN.bf16x2 in PTX), with -inf where a chunk may pass C (C = 500: the
-// last chunk of 64 rows is partial); the words go through the opaque mov only for the sum and
-// the normalisation.
+// an instruction, max.NaN.bf16x2 in PTX); a chunk that may pass C (C = 500: the last chunk of
+// 64 rows is partial) is loaded as -inf there, so that no use selects; the words go through
+// the opaque mov only for the sum and the normalisation.
 // CHECK-LABEL: gpu.func @axis0_bf16_plain_0_strided_axis(
 // CHECK: vector.load {{.*}} vector<8xbf16>
 // CHECK-NOT: llvm.inline_asm
-// CHECK: arith.select %{{.+}}, %{{.+}}, %cst{{.*}} : vector<8xbf16>
+// CHECK: } else {
+// CHECK: arith.constant dense<0xFF80> : vector<8xbf16>
+// CHECK-NOT: arith.select {{.*}} : vector<8xbf16>
 // CHECK-NOT: llvm.inline_asm
 // CHECK: arith.maximumf %{{.+}}, %{{.+}} : vector<8xbf16>
 // CHECK-NOT: llvm.inline_asm
@@ -206,4 +208,46 @@ func.func @dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 func.func @tiers(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
+}
+
+// -----
+
+// A column over a cluster (C = 4096 over 8 blocks of 512 axis values): the vector kernel's grid
+// is 8 blocks a plan block, launched in clusters of 8; each block takes the slice of its rank
+// (block % 8), and the blocks merge their columns' (max, sum) pairs through distributed shared
+// memory (the exchange, 4 * lanes * vector slots beside the rows' reduction slots): row 0 of
+// each block reads the 8 blocks' pairs (mapa), between cluster barriers; the kernel ends with
+// the wait of the last arrival. The scalar kernel has one block a column (no cluster).
+// CHECK-LABEL: func.func @cluster
+// CHECK: %[[COLUMNS:.+]] = arith.ceildivui %{{.+}}, %c32 : index
+// CHECK: %[[GRID:.+]] = arith.muli %{{.+}}, %[[COLUMNS]] : index
+// CHECK: %[[CLUSTERGRID:.+]] = arith.muli %[[GRID]], %c8{{.*}} : index
+// CHECK: gpu.launch_func  @softmax_kernels::@cluster_0_strided_axis clusters in (%c8{{.*}}, %c1{{.*}}, %c1{{.*}}) blocks in (%[[CLUSTERGRID]], %{{.+}}, %{{.+}}) threads in (%c256,
+// CHECK: } else {
+// CHECK: gpu.launch_func  @softmax_kernels::@cluster_0_strided_axis_scalar blocks in (%[[GRID]],
+
+// CHECK-LABEL: gpu.func @cluster_0_strided_axis(
+// CHECK-SAME: workgroup(%{{.+}} : memref<512xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[EXCHANGE:.+]] : memref<128xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[BLOCK:.+]] = gpu.block_id x
+// CHECK: %[[RANK:.+]] = arith.remui %[[BLOCK]], %c8{{.*}} : index
+// CHECK: arith.divui %[[BLOCK]], %c8{{.*}} : index
+// CHECK: %[[SLICE:.+]] = arith.muli %[[RANK]], %c512 : index
+// CHECK: arith.addi %{{.+}}, %[[SLICE]] : index
+// CHECK: memref.store %{{.+}}, %[[EXCHANGE]]
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: memref.extract_aligned_pointer_as_index %[[EXCHANGE]]
+// CHECK-COUNT-8: nvvm.mapa %{{.+}}, %c{{[0-7]}}_i32
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.load %[[EXCHANGE]]
+// CHECK: nvvm.cluster.wait {aligned}
+// CHECK-NEXT: gpu.return
+
+// CHECK-LABEL: gpu.func @cluster_0_strided_axis_scalar(
+// CHECK-NOT: nvvm.cluster
+// CHECK: gpu.return
+func.func @cluster(%x: tensor<4x4096x1024xf32>) -> tensor<4x4096x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4x4096x1024xf32> -> tensor<4x4096x1024xf32>
+  return %0 : tensor<4x4096x1024xf32>
 }

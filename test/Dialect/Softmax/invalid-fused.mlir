@@ -252,6 +252,24 @@ func.func @row_plan_among_axis_tiers(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // -----
 
+// A column over a cluster is held in registers: the general plan of a dynamic C (which also
+// takes the online path) has one block a column, and a static C must fit the cluster.
+func.func @axis_cluster_general(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 1 (#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>) is the general plan of a dynamic axis size, which takes any C (two reads beyond its capacity): it needs cluster = 1; a cluster spreads the column of a tier before it}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<?x1024xf32> -> tensor<?x1024xf32>
+  return %0 : tensor<?x1024xf32>
+}
+
+// -----
+
+func.func @axis_cluster_too_small(%x: tensor<4097x1024xf32>) -> tensor<4097x1024xf32> {
+  // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>) spreads a column over a cluster, which holds it in registers: at most rows * chunks * cluster = 4096 axis values, but C is 4097}}
+  %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4097x1024xf32> -> tensor<4097x1024xf32>
+  return %0 : tensor<4097x1024xf32>
+}
+
+// -----
+
 func.func @axis_tier_on_scalars(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   // expected-error @+1 {{'softmax.fused' op 'strategies' entry 0 (#softmax.strategy<strided_axis, lanes = 32, rows = 16, vector = 1, chunks = 1>) is a tier of a dynamic axis size, which runs on aligned vectors only: vector = 1 would never run}}
   %0 = softmax.fused softmax %x axis = 0 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 32, rows = 16, vector = 1, chunks = 1>, #softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 2>]} : tensor<?x8xf32> -> tensor<?x8xf32>

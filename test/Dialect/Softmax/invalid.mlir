@@ -332,7 +332,7 @@ func.func @strategy_cluster_values() attributes {s = #softmax.strategy<row_clust
 
 // -----
 
-// expected-error @+1 {{cluster is a parameter of row_cluster, row_staged and row_split: row_registers needs cluster = 1 (or none), got 4}}
+// expected-error @+1 {{cluster is a parameter of row_cluster, row_staged, row_split and strided_axis: row_registers needs cluster = 1 (or none), got 4}}
 func.func @strategy_cluster_elsewhere() attributes {s = #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4, cluster = 4>} { return }
 
 // -----
@@ -486,10 +486,21 @@ func.func @strategy_too_many_values() attributes {s = #softmax.strategy<row_regi
 
 // -----
 
-// expected-error @+1 {{strided_axis combines the rows of a column in 65536 bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * vector * 4), at most 49152}}
+// expected-error @+1 {{strided_axis combines the rows of a column in 65536 bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * vector * 4, and 4 * lanes * vector * 4 over a cluster), at most 49152}}
 func.func @strided_axis_shared() attributes {s = #softmax.strategy<strided_axis, lanes = 32, rows = 32, vector = 8, chunks = 1>} { return }
 
 // -----
 
 // expected-error @+1 {{strided_axis keeps vector * chunks = 512 values a thread in registers, at most 256}}
 func.func @strided_axis_too_many_values() attributes {s = #softmax.strategy<strided_axis, lanes = 32, rows = 1, vector = 8, chunks = 64>} { return }
+
+// -----
+
+// The exchange slots of a cluster count against the shared memory of a block.
+// expected-error @+1 {{strided_axis combines the rows of a column in 65536 bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * vector * 4, and 4 * lanes * vector * 4 over a cluster), at most 49152}}
+func.func @strided_axis_cluster_shared() attributes {s = #softmax.strategy<strided_axis, lanes = 512, rows = 1, vector = 8, chunks = 1, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{strided_axis spreads a column over a cluster of 1 to 16 blocks: cluster must be in that range, got 32}}
+func.func @strided_axis_cluster_range() attributes {s = #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 8, cluster = 32>} { return }

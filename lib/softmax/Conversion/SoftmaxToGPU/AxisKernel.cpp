@@ -24,6 +24,13 @@
 //  plan's kernels. A dynamic C's tiers (the plans before the general one, AxisPlan.cpp) have
 //  the register path only: the host launches the first whose capacity covers C.
 //
+// A plan with `cluster` > 1 spreads each column over the blocks of a thread-block cluster
+// (sm_90): block `q` of a cluster holds axis values q * rows * chunks onwards, in registers; the
+// blocks' (max, sum) pairs of each column are merged through distributed shared memory
+// (combineCluster), so a column of up to rows * chunks * cluster values is read once. Its
+// vector kernel only: the scalar kernel of such a plan has one block a column (the online path
+// where the column does not fit it).
+//
 // Two kernels a plan, chosen by the host once per launch: the vector kernel (16-byte accesses)
 // when both operands' pointers are aligned to a vector and their offsets, strides and `last`
 // are multiples of it; else the scalar kernel, in which lane l takes columns
@@ -42,6 +49,8 @@
 #include "softmax/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -162,6 +171,12 @@ bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier
                    op.getRowWidth() <= plan.getAxisCapacity()));
 }
 
+/// Blocks of a cluster that share each column in a kernel of `plan`: its cluster in the vector
+/// kernel; the scalar kernel (rare layouts) has one block a column.
+int64_t getAxisKernelClusterBlocks(StrategyAttr plan, bool vectorized) {
+  return vectorized ? plan.getCluster() : 1;
+}
+
 /// The most values a thread of the scalar kernel holds as f32 (64 took up to 200 registers of
 /// the 255 it is given). Where a packed plan holds more, the scalar kernel takes fewer chunks,
 /// so the online path where the column no longer fits (rare layouts: two reads, no spills).
@@ -173,7 +188,8 @@ public:
   AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
               bool vectorized, bool tier)
       : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized), tier(tier),
-        packedValues(holdsPackedValues(op, plan, vectorized, tier)) {}
+        packedValues(holdsPackedValues(op, plan, vectorized, tier)),
+        clusterBlocks(getAxisKernelClusterBlocks(plan, vectorized)) {}
 
   void emit();
 
@@ -185,14 +201,17 @@ private:
   SmallVector<Value> load(Value c);
   void store(Value c, ArrayRef<Value> values);
 
-  /// A vector as loaded (16-bit storage: two values a register; zeros outside the tensor) and,
-  /// where its axis index `c` may be past C, whether it is not; `expand` gives its f32 values
-  /// (prologue applied, -inf past C) at each use. Zeros in columns past the tensor's need no
-  /// -inf: each column is reduced on its own and those are never stored.
+  /// A vector as loaded (16-bit storage: two values a register; -inf past C where no scale
+  /// follows, else zeros outside the tensor) and, where its axis index `c` may be past C and
+  /// it holds zeros there, whether it is not; `expand` gives its f32 values (prologue applied,
+  /// -inf past C) at each use. Zeros in columns past the tensor's need no -inf: each column is
+  /// reduced on its own and those are never stored.
   struct Packed {
     Value raw, inAxis;
   };
   Packed loadPacked(Value c, bool mayPassAxis);
+  /// Whether a packed vector past C may be loaded as -inf (no scale in the prologue).
+  bool fillsNegInf();
   SmallVector<Value> expand(const Packed &packed);
 
   using Tuple = SmallVector<Value, 2>;
@@ -202,6 +221,11 @@ private:
                                  function_ref<Tuple(const Tuple &, const Tuple &)> merge,
                                  int64_t buffer);
   SmallVector<Value> combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer);
+  /// Over a cluster: each column's (max, sum) from those of the cluster's blocks (each sum
+  /// relative to its block's max), the same in every block; every thread calls it once.
+  void combineCluster(SmallVector<Value> &max, SmallVector<Value> &sum);
+  /// The first axis value of this thread (row + the block's slice of the column).
+  Value firstAxisValue();
 
   void emitRegisterPath();
   void emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed);
@@ -211,8 +235,12 @@ private:
   /// A tier of a dynamic C: launched only where C fits the plan's capacity (register path).
   bool tier;
   bool packedValues;
+  /// Blocks of the cluster that share each column (1: a block a column).
+  int64_t clusterBlocks;
 
   Value in, out, smem;
+  /// Over a cluster: this block's rank in it, and its (max, sum) exchange slots.
+  Value clusterRank, exchange;
   SmallVector<Value> scalarFactors;
   Value lane, row, outer, axisSize;
   /// Per column slot (one in the vector kernel: the vector's first column): its mid and last
@@ -281,9 +309,22 @@ AxisEmitter::Packed AxisEmitter::loadPacked(Value c, bool mayPassAxis) {
             .getResult();
       },
       [&] {
+        // Past C: -inf as loaded, where no scale follows (a negative or zero factor would
+        // make it +inf or NaN), so that no use selects (a select at each use of each chunk
+        // that may pass C kept f32 copies: 9 chunks of f16 over a cluster of 8 spilled 12
+        // bytes at 128 registers, C = 2049). Zeros otherwise, and in columns past the
+        // tensor's (each column is reduced on its own and those are never stored).
+        if (mayPassAxis && fillsNegInf())
+          return negInfOf(rawType);
         return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
       });
-  return {raw, mayPassAxis ? inAxis : Value()};
+  return {raw, mayPassAxis && !fillsNegInf() ? inAxis : Value()};
+}
+
+bool AxisEmitter::fillsNegInf() {
+  return llvm::none_of(op.getPrologue(), [](Attribute step) {
+    return isa<ScaleStepAttr, ScaleByStepAttr>(step);
+  });
 }
 
 SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
@@ -403,19 +444,93 @@ SmallVector<Value> AxisEmitter::combineRows(ArrayRef<Value> parts, bool isMax, i
   return llvm::map_to_vector(combined, [](const Tuple &t) { return t[0]; });
 }
 
+Value AxisEmitter::firstAxisValue() {
+  if (clusterBlocks == 1)
+    return row;
+  return add(row, mul(clusterRank, idx(rows * chunks)));
+}
+
+void AxisEmitter::combineCluster(SmallVector<Value> &max, SmallVector<Value> &sum) {
+  // Row 0 of each block publishes its columns' pairs in its own shared memory (maxima then
+  // sums, `lanes * vector` each); after the cluster barrier (arrive has release, wait acquire
+  // semantics; it also makes sure every block of the cluster runs, which remote shared memory
+  // needs) row 0 reads the pairs of every block through `mapa`, merges them in rank order (so
+  // every block computes the same statistics), and hands them to the block's other rows
+  // through the second half of the slots and a block barrier. Only row 0 reads remotely: a
+  // column's other rows would read the same words. After reading, the block arrives again;
+  // the matching wait ends the kernel, so that no block exits while another reads its slots.
+  int64_t columns = lanes * vector;
+  Value isFirstRow = cmpi(arith::CmpIPredicate::eq, row, idx(0));
+  Value slot0 = mul(lane, idx(vector));
+  ifThen(isFirstRow, [&] {
+    for (int64_t v = 0; v < vector; ++v) {
+      memref::StoreOp::create(b, loc, max[v], exchange, ValueRange{add(slot0, idx(v))});
+      memref::StoreOp::create(b, loc, sum[v], exchange,
+                              ValueRange{add(slot0, idx(columns + v))});
+    }
+  });
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  ifThen(isFirstRow, [&] {
+    auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+    auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+    Value address = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, exchange));
+    Value mine = LLVM::IntToPtrOp::create(b, loc, sharedPtr, address);
+    Value laneSlots = LLVM::GEPOp::create(
+        b, loc, sharedPtr, f32, mine,
+        ArrayRef<LLVM::GEPArg>{
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), slot0).getResult()});
+    // Merged one block after another (rank order), one column at a time: a tree over all
+    // the pairs at once held 2 * cluster * vector loaded words live beside the thread's
+    // values (a bf16 plan of 32 values over 8 blocks spilled 20 bytes at 64 registers).
+    for (int64_t v = 0; v < vector; ++v) {
+      Value max, sum;
+      for (int64_t r = 0; r < clusterBlocks; ++r) {
+        Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, laneSlots, i32Const(r));
+        Value remoteMax = LLVM::GEPOp::create(b, loc, clusterPtr, f32, remote,
+                                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(v)});
+        Value remoteSum = LLVM::GEPOp::create(
+            b, loc, clusterPtr, f32, remote,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(columns + v)});
+        Value m = LLVM::LoadOp::create(b, loc, f32, remoteMax, /*alignment=*/4);
+        Value s = LLVM::LoadOp::create(b, loc, f32, remoteSum, /*alignment=*/4);
+        if (r == 0)
+          std::tie(max, sum) = std::make_pair(m, s);
+        else
+          std::tie(max, sum) = mergeMaxSum(max, sum, m, s);
+      }
+      memref::StoreOp::create(b, loc, max, exchange,
+                              ValueRange{add(slot0, idx(2 * columns + v))});
+      memref::StoreOp::create(b, loc, sum, exchange,
+                              ValueRange{add(slot0, idx(3 * columns + v))});
+    }
+  });
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t v = 0; v < vector; ++v) {
+    max[v] = memref::LoadOp::create(b, loc, exchange, ValueRange{add(slot0, idx(2 * columns + v))});
+    sum[v] = memref::LoadOp::create(b, loc, exchange, ValueRange{add(slot0, idx(3 * columns + v))});
+  }
+}
+
 void AxisEmitter::emitRegisterPath() {
-  // Axis values c = row + k * rows, k < chunks, all of them in registers.
+  // Axis values c = first + k * rows, k < chunks, all of them in registers (first: the row,
+  // plus the block's slice of the column over a cluster).
   SmallVector<Value> axisIndex;
   SmallVector<SmallVector<Value>> values;
   SmallVector<Packed> packed;
+  Value first = firstAxisValue();
   for (int64_t k = 0; k < chunks; ++k) {
-    axisIndex.push_back(add(row, idx(k * rows)));
-    // A static C: chunk k is past C only in rows >= C - k * rows; a tier's (dynamic) C may
-    // end before any chunk.
+    axisIndex.push_back(add(first, idx(k * rows)));
+    // A static C: chunk k is past C only in rows >= C - k * rows (of the cluster's last
+    // block); a tier's (dynamic) C may end before any chunk.
     int64_t staticC = op.getRowWidth();
+    int64_t lastSlice = (clusterBlocks - 1) * rows * chunks;
+    bool mayPassAxis = ShapedType::isDynamic(staticC) || lastSlice + (k + 1) * rows > staticC;
     if (packedValues)
-      packed.push_back(loadPacked(axisIndex.back(),
-                                  ShapedType::isDynamic(staticC) || (k + 1) * rows > staticC));
+      packed.push_back(loadPacked(axisIndex.back(), mayPassAxis));
     else
       values.push_back(load(axisIndex.back()));
   }
@@ -448,13 +563,18 @@ void AxisEmitter::emitRegisterPath() {
     localSum.push_back(combineAll(column, /*isMax=*/false));
   }
   SmallVector<Value> sum = combineRows(localSum, /*isMax=*/false, /*buffer=*/1);
+  // Over a cluster the exps above are relative to the block's max: the normalisation
+  // computes them again with the column's.
+  if (clusterBlocks > 1)
+    combineCluster(max, sum);
   SmallVector<NormalizationStats> stats;
   for (int64_t v = 0; v < vector; ++v)
     stats.push_back(emitNormalizationStats(b, loc, op, max[v], sum[v]));
   for (int64_t k = 0; k < chunks; ++k) {
     SmallVector<Value> results;
     for (int64_t v = 0; v < vector; ++v)
-      results.push_back(emitNormalize(b, loc, op, values[k][v], exps[k][v], stats[v]));
+      results.push_back(emitNormalize(b, loc, op, values[k][v],
+                                      clusterBlocks > 1 ? Value() : exps[k][v], stats[v]));
     store(axisIndex[k], results);
   }
 }
@@ -493,6 +613,8 @@ void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Pac
   for (int64_t v = 0; v < vector; ++v)
     localSum.push_back(combineAll(exps[v], /*isMax=*/false));
   SmallVector<Value> sum = combineRows(localSum, /*isMax=*/false, /*buffer=*/1);
+  if (clusterBlocks > 1)
+    combineCluster(max, sum);
   SmallVector<NormalizationStats> stats;
   for (int64_t v = 0; v < vector; ++v)
     stats.push_back(emitNormalizationStats(b, loc, op, max[v], sum[v]));
@@ -582,8 +704,14 @@ void AxisEmitter::emit() {
     Value arg = entry.getArgument(2 + i);
     scalarFactors.push_back(isa<FloatType>(arg.getType()) ? toF32(arg) : Value());
   }
-  if (!func.getWorkgroupAttributions().empty())
-    smem = func.getWorkgroupAttributions().front();
+  // Workgroup buffers (buildAxisKernel): the rows' reduction slots, then a cluster's exchange.
+  auto buffers = func.getWorkgroupAttributions();
+  if (clusterBlocks > 1 && op.getNormalization() != Normalization::none) {
+    exchange = buffers.back();
+    buffers = buffers.drop_back();
+  }
+  if (!buffers.empty())
+    smem = buffers.front();
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, loc, tid, idx(lanes));
@@ -596,6 +724,11 @@ void AxisEmitter::emit() {
   int64_t columns = lanes * vector;
   Value columnBlocks = arith::CeilDivUIOp::create(b, loc, inner, idx(columns));
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  if (clusterBlocks > 1) {
+    // `clusterBlocks` consecutive blocks (a cluster of (clusterBlocks, 1, 1)) share columns.
+    clusterRank = arith::RemUIOp::create(b, loc, block, idx(clusterBlocks));
+    block = arith::DivUIOp::create(b, loc, block, idx(clusterBlocks));
+  }
   outer = arith::DivUIOp::create(b, loc, block, columnBlocks);
   Value first = mul(arith::RemUIOp::create(b, loc, block, columnBlocks), idx(columns));
   // The axis is the second to last: mid is 1 and a column is its `last` index.
@@ -622,7 +755,7 @@ void AxisEmitter::emit() {
   // it fewer chunks, and so a smaller capacity (the online path beyond it).
   if (!vectorized)
     chunks = std::min(chunks, std::max<int64_t>(1, kMaxScalarKernelValues / vector));
-  int64_t capacity = rows * chunks;
+  int64_t capacity = rows * chunks * clusterBlocks;
   int64_t staticC = op.getRowWidth();
   if (tier) {
     assert(vectorized && "a tier has a vector kernel only");
@@ -644,6 +777,10 @@ void AxisEmitter::emit() {
     b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
     emitOnlinePath();
   }
+  // The wait of the cluster barrier's last phase (combineCluster): no block leaves while
+  // another may still read its slots.
+  if (clusterBlocks > 1 && op.getNormalization() != Normalization::none)
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -657,12 +794,16 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   auto type = FunctionType::get(context, getAxisKernelParameterTypes(op), {});
   SmallVector<Type> workgroup;
   int64_t groups = sharedGroups(plan);
-  if (groups > 1 && op.getNormalization() != Normalization::none) {
-    auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    workgroup.push_back(MemRefType::get({2 * groups * plan.getLanes() * plan.getVector()},
-                                        builder.getF32Type(), MemRefLayoutAttrInterface(),
-                                        space));
-  }
+  auto space = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto sharedF32 = [&](int64_t size) {
+    return MemRefType::get({size}, builder.getF32Type(), MemRefLayoutAttrInterface(), space);
+  };
+  if (groups > 1 && op.getNormalization() != Normalization::none)
+    workgroup.push_back(sharedF32(2 * groups * plan.getLanes() * plan.getVector()));
+  // Over a cluster: the block's (max, sum) pairs, read by the cluster, and the merged ones.
+  if (getAxisKernelClusterBlocks(plan, vectorized) > 1 &&
+      op.getNormalization() != Normalization::none)
+    workgroup.push_back(sharedF32(4 * plan.getLanes() * plan.getVector()));
   auto func = gpu::GPUFuncOp::create(builder, op.getLoc(), name, type, workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   int32_t threads = static_cast<int32_t>(plan.getBlockSize());
@@ -677,8 +818,22 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
                                                        plan.getVector(), plan.getChunks(),
                                                        !op.getPrologue().empty(), tier)
                        : getStridedAxisRegisters(plan.getVector(), plan.getChunks());
+  bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
+  // At least 64 (80 over a cluster: a bf16 plan of 32 values, which took the 64 it had, spilled
+  // 20 bytes there with the exchange), at most the block's limit.
+  int64_t floor = std::min<int64_t>(overCluster ? 80 : 64, limit);
   int64_t registers =
-      vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), 64, limit) : limit;
+      vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), floor, limit) : limit;
+  // A kernel over a cluster gets every register its blocks a multiprocessor leave: the most
+  // that keeps as many blocks resident as the estimate does, room for the exchange
+  // (kStridedAxisClusterRegisters) without a block less: 9 chunks of f16 values over 8 blocks
+  // spilled 32 bytes at 96 registers, where up to 128 keep the same two blocks of 256; the
+  // bf16 tiers at 128 with 8 registers more would have one block of 256 a multiprocessor.
+  if (overCluster) {
+    int64_t resident = std::max<int64_t>(1, target.registersPerSM / (threads * registers));
+    registers = std::clamp<int64_t>(
+        llvm::alignDown(target.registersPerSM / (threads * resident), 8), registers, limit);
+  }
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
@@ -786,10 +941,20 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
         builder, loc, inner, c(kernelPlan.getLanes() * kernelPlan.getVector()));
     return arith::MulIOp::create(builder, loc, outer, columnBlocks);
   };
-  auto launch = [&](gpu::GPUFuncOp kernel, StrategyAttr kernelPlan, Value blocks) {
+  // A kernel that spreads columns over a cluster has `cluster` consecutive blocks for each
+  // of the plan's blocks, launched in clusters of (cluster, 1, 1).
+  auto launch = [&](gpu::GPUFuncOp kernel, StrategyAttr kernelPlan, Value blocks,
+                    bool vectorized) {
+    int64_t clusterBlocks = getAxisKernelClusterBlocks(kernelPlan, vectorized);
+    std::optional<gpu::KernelDim3> cluster;
+    if (clusterBlocks > 1) {
+      blocks = arith::MulIOp::create(builder, loc, blocks, c(clusterBlocks));
+      cluster = gpu::KernelDim3{c(clusterBlocks), c(1), c(1)};
+    }
     gpu::LaunchFuncOp::create(builder, loc, kernel, gpu::KernelDim3{blocks, c(1), c(1)},
                               gpu::KernelDim3{c(kernelPlan.getBlockSize()), c(1), c(1)},
-                              /*dynamicSharedMemorySize=*/Value(), operands);
+                              /*dynamicSharedMemorySize=*/Value(), operands,
+                              /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
   };
   Value blocks = gridOf(plan);
   // Whether the vector kernels of `vector` elements apply, built once a vector size.
@@ -810,15 +975,15 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
         arith::AndIOp::create(builder, loc, fits, vectorCondition(tier)),
         /*withElseRegion=*/true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-    launch(kernel, tier, gridOf(tier));
+    launch(kernel, tier, gridOf(tier), /*vectorized=*/true);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   if (!hasVectorKernel)
-    return launch(scalarKernel, plan, blocks);
+    return launch(scalarKernel, plan, blocks, /*vectorized=*/false);
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, vectorCondition(plan),
                                 /*withElseRegion=*/true);
   builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-  launch(vectorKernel, plan, blocks);
+  launch(vectorKernel, plan, blocks, /*vectorized=*/true);
   builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-  launch(scalarKernel, plan, blocks);
+  launch(scalarKernel, plan, blocks, /*vectorized=*/false);
 }

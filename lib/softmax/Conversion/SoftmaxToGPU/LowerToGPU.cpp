@@ -66,10 +66,11 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
                               << ") has blocks of " << plan.getBlockSize() << " threads, but "
                               << target.chip << " allows at most " << target.maxThreadsPerBlock;
     if ((plan.getPlan() == KernelPlan::row_cluster || plan.getPlan() == KernelPlan::row_staged ||
-         plan.getPlan() == KernelPlan::row_split) &&
+         plan.getPlan() == KernelPlan::row_split || plan.getPlan() == KernelPlan::strided_axis) &&
         plan.getCluster() > std::max<int64_t>(1, target.clusterBlocks))
-      return op.emitOpError() << "'strategies' entry " << i << " (" << plan
-                              << ") spreads a row over a cluster of " << plan.getCluster()
+      return op.emitOpError() << "'strategies' entry " << i << " (" << plan << ") spreads a "
+                              << (plan.getPlan() == KernelPlan::strided_axis ? "column" : "row")
+                              << " over a cluster of " << plan.getCluster()
                               << " blocks, but " << target.chip
                               << (target.clusterBlocks
                                       ? " allows at most " + std::to_string(target.clusterBlocks)

@@ -87,14 +87,19 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
       row; row_staged: 1 to 16, the most blocks a row is staged across, the launch taking the
       fewest that keep each block's slice within kStagedBlockTargetBytes; row_split: 1 for its
       three launches, 2 to 16 for one launch over a cluster of that many blocks a row, their
-      (max, sum) merged through distributed shared memory; omitted elsewhere, where it is 1).
+      (max, sum) merged through distributed shared memory; strided_axis: 1 to 16, the blocks
+      of a thread-block cluster that share each column, their (max, sum) merged through
+      distributed shared memory; omitted elsewhere, where it is 1).
 
     For `strided_axis` the parameters mean: `lanes` threads a block along the contiguous inner
     axis (each `vector` consecutive elements: a block covers `lanes * vector` columns), `rows`
     threads a block along the softmax axis (a column's C values are spread over them and
     combined through shuffles and shared memory), `chunks` C values a thread: when
     `C <= rows * chunks` they stay in registers (one read), else a thread loads `chunks` at a
-    time in an online max/sum pass and reads the column again to normalise.
+    time in an online max/sum pass and reads the column again to normalise. With `cluster`
+    above 1 the column is spread over that many blocks of a thread-block cluster, block `q`
+    holding axis values `q * rows * chunks` onwards: one read for `C <= rows * chunks *
+    cluster`, the register path only (sm_90).
 
     ```mlir
     #softmax.strategy<row_registers, lanes = 256, rows = 1, vector = 4, chunks = 4>
@@ -123,9 +128,10 @@ def Softmax_StrategyAttr : Softmax_Attr<"Strategy", "strategy"> {
     int64_t getBlockSize() const { return getLanes() * getRows(); }
     /// Elements of a row that one pass of the block's lanes covers.
     int64_t getSpan() const { return getLanes() * getVector() * getChunks(); }
-    /// strided_axis: the axis values a block holds in registers (`rows * chunks`): the widest
-    /// C of its register path, and of a dynamic C's tier (FusedOp::verifyStrategies).
-    int64_t getAxisCapacity() const { return getRows() * getChunks(); }
+    /// strided_axis: the axis values a block (a cluster of `cluster` blocks) holds in
+    /// registers (`rows * chunks * cluster`): the widest C of its register path, and of a
+    /// dynamic C's tier (FusedOp::verifyStrategies).
+    int64_t getAxisCapacity() const { return getRows() * getChunks() * getCluster(); }
     /// Whether the plan keeps the whole row on chip (so `getMaxWidth()` bounds the row width).
     bool holdsWholeRow() const {
       return getPlan() != KernelPlan::chunked_online && getPlan() != KernelPlan::strided_axis &&

@@ -55,8 +55,9 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (chunks < 1 || chunks > 64)
     return emitError() << "chunks must be in [1, 64], got " << chunks;
   if (cluster != 1 && plan != KernelPlan::row_cluster && plan != KernelPlan::row_staged &&
-      plan != KernelPlan::row_split)
-    return emitError() << "cluster is a parameter of row_cluster, row_staged and row_split: "
+      plan != KernelPlan::row_split && plan != KernelPlan::strided_axis)
+    return emitError() << "cluster is a parameter of row_cluster, row_staged, row_split and "
+                          "strided_axis: "
                        << stringifyKernelPlan(plan) << " needs cluster = 1 (or none), got "
                        << cluster;
   if ((plan == KernelPlan::multi_row || plan == KernelPlan::row_registers ||
@@ -86,14 +87,20 @@ LogicalResult StrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << rows;
     [[fallthrough]];
   case KernelPlan::strided_axis: {
+    if (plan == KernelPlan::strided_axis && (cluster < 1 || cluster > kMaxClusterBlocks))
+      return emitError() << "strided_axis spreads a column over a cluster of 1 to "
+                         << kMaxClusterBlocks << " blocks: cluster must be in that range, got "
+                         << cluster;
     // Partial results of the rows of a column combine through shared memory: (max, sum) for
-    // each `lanes * vector` columns of each warp's rows (AxisKernel.cpp).
+    // each `lanes * vector` columns of each warp's rows (AxisKernel.cpp); over a cluster, the
+    // block's pairs and the merged ones besides (4 * lanes * vector * 4 bytes).
     int64_t rowsPerWarp = std::min<int64_t>(rows, std::max<int64_t>(1, 32 / lanes));
-    int64_t bytes = 2 * (rows / rowsPerWarp) * lanes * vector * 4;
-    if (rows > 1 && bytes > kMaxAxisSharedBytes)
+    int64_t bytes = (rows > 1 ? 2 * (rows / rowsPerWarp) * lanes * vector * 4 : 0) +
+                    (cluster > 1 ? 4 * lanes * vector * 4 : 0);
+    if (bytes > kMaxAxisSharedBytes)
       return emitError() << "strided_axis combines the rows of a column in " << bytes
                          << " bytes of shared memory (2 * rows / max(1, 32 / lanes) * lanes * "
-                            "vector * 4), at most "
+                            "vector * 4, and 4 * lanes * vector * 4 over a cluster), at most "
                          << kMaxAxisSharedBytes;
     break;
   }

@@ -522,6 +522,22 @@ LogicalResult FusedOp::verifyStrategies() {
                              << "): the tiers of a dynamic axis size go from the smallest "
                                 "capacity to the largest";
     }
+    // A column over a cluster is held in registers (the register path only): a static C
+    // within its capacity, or a dynamic C's tier; the general plan of a dynamic C, which also
+    // takes the online path, has one block a column.
+    if (!lastAxis && entry.getCluster() > 1) {
+      if (dynamicAxis && i + 1 == strategies.size())
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << ") is the general plan of a dynamic axis size, which takes any "
+                                "C (two reads beyond its capacity): it needs cluster = 1; a "
+                                "cluster spreads the column of a tier before it";
+      if (!dynamicAxis && getRowWidth() > entry.getAxisCapacity())
+        return emitOpError() << "'strategies' entry " << i << " (" << entry
+                             << ") spreads a column over a cluster, which holds it in "
+                                "registers: at most rows * chunks * cluster = "
+                             << entry.getAxisCapacity() << " axis values, but C is "
+                             << getRowWidth();
+    }
     if (entry.getPlan() == KernelPlan::row_staged) {
       // The row is staged as stored and normalised from there (RowStagedKernel.cpp): words of
       // 16 bytes of the input, written back as words of the same type.

@@ -179,28 +179,50 @@ TEST(APICompile, DynamicAxisLaunchesItsTier) {
     if (launches->size() != 1)
       return "launches: " + std::to_string(launches->size());
     const Launch &launch = (*launches)[0];
-    std::string text = exe->getKernels()[launch.kernel].name + " grid " +
-                       std::to_string(launch.grid[0]) + " block " +
-                       std::to_string(launch.block[0]);
-    if (launch.cluster[0] > 1)
-      text += " cluster " + std::to_string(launch.cluster[0]);
-    return text;
+    return exe->getKernels()[launch.kernel].name + " grid " + std::to_string(launch.grid[0]) +
+           " block " + std::to_string(launch.block[0]);
   };
   // C <= 16: 128 lanes (the columns there are) x 8 columns a block, 2 outer indices.
   EXPECT_EQ(launched(1, 0), "columns_0_strided_axis_c16 grid 2 block 128");
   EXPECT_EQ(launched(16, 0), "columns_0_strided_axis_c16 grid 2 block 128");
   EXPECT_EQ(launched(17, 0), "columns_0_strided_axis_c32 grid 2 block 256");
   EXPECT_EQ(launched(512, 0), "columns_0_strided_axis_c512 grid 32 block 256");
-  // Past 512 the column is spread over a cluster (8 lanes x 32 rows x 16 values a block, 64
-  // columns): 2, 4, 8 blocks, then slices of 1024 over 8 (4 lanes x 64 rows, 32 columns).
-  EXPECT_EQ(launched(513, 0), "columns_0_strided_axis_c1024 grid 64 block 256 cluster 2");
-  EXPECT_EQ(launched(2048, 0), "columns_0_strided_axis_c2048 grid 128 block 256 cluster 4");
-  EXPECT_EQ(launched(4096, 0), "columns_0_strided_axis_c4096 grid 256 block 256 cluster 8");
-  EXPECT_EQ(launched(4097, 0), "columns_0_strided_axis_c8192 grid 512 block 256 cluster 8");
+  EXPECT_EQ(launched(513, 0), "columns_0_strided_axis_c1024 grid 64 block 256");
+  EXPECT_EQ(launched(4096, 0), "columns_0_strided_axis_c4096 grid 128 block 512");
   // Wider than the largest tier: the general plan (4 lanes x 64 rows: 32 columns a block).
-  EXPECT_EQ(launched(8193, 0), "columns_0_strided_axis grid 64 block 256");
+  EXPECT_EQ(launched(4097, 0), "columns_0_strided_axis grid 64 block 256");
   // An output off the vector boundary: the general plan's scalar kernel at any C.
   EXPECT_EQ(launched(16, 1), "columns_0_strided_axis_scalar grid 64 block 256");
+}
+
+/// A hand-written strided_axis plan over a cluster: the API launches the vector kernel with
+/// `cluster` blocks a plan block, in clusters of that many; the scalar kernel (an output off
+/// the vector boundary) one block a column, without a cluster.
+TEST(APICompile, AxisClusterPlanLaunchesClusters) {
+  std::shared_ptr<const Executable> exe =
+      compileOrFail(R"mlir(func.func @columns(%x: tensor<2x1000x1024xf32>) -> tensor<2x1000x1024xf32> {
+  %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>]} : tensor<2x1000x1024xf32> -> tensor<2x1000x1024xf32>
+  return %y : tensor<2x1000x1024xf32>
+})mlir");
+  ASSERT_TRUE(exe);
+  float *aligned = reinterpret_cast<float *>(uintptr_t(1) << 20);
+  int64_t elements = 2 * 1000 * 1024;
+  auto launched = [&](int64_t outputOffset) -> std::string {
+    llvm::Expected<std::vector<Launch>> launches =
+        exe->plan("columns", {Argument::tensor(aligned, {2, 1000, 1024}),
+                              Argument::tensor(aligned + elements + outputOffset,
+                                               {2, 1000, 1024})});
+    if (!launches)
+      return llvm::toString(launches.takeError());
+    if (launches->size() != 1)
+      return "launches: " + std::to_string(launches->size());
+    const Launch &launch = (*launches)[0];
+    return exe->getKernels()[launch.kernel].name + " grid " + std::to_string(launch.grid[0]) +
+           " cluster " + std::to_string(launch.cluster[0]);
+  };
+  // 32 columns a block: 32 column blocks x 2 outer indices x 2 blocks a cluster.
+  EXPECT_EQ(launched(0), "columns_0_strided_axis grid 128 cluster 2");
+  EXPECT_EQ(launched(1), "columns_0_strided_axis_scalar grid 64 cluster 0");
 }
 
 TEST(APICompile, ScalarArgumentsAndDynamicRules) {

@@ -100,15 +100,6 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
   return std::max(values / 2 + 2 * vector + 32 + extra, floor);
 }
 
-/// Registers a strided_axis kernel that spreads each column over a cluster needs beyond the
-/// estimates above: the exchange's addresses and the merged (max, sum) pairs of its columns
-/// (AxisKernel.cpp, combineCluster). Packed bf16 plans in blocks of 512 threads over 8 blocks
-/// spilled 16 bytes at 128 registers, their block's limit (2 lanes x 256 rows x 16 values, a
-/// tier, estimated 128; 4 lanes x 128 rows x 16, static, estimated 112): selection leaves out a
-/// cluster plan whose estimate with these passes its block's limit. The kernel takes them from
-/// the registers its resident blocks leave (buildAxisKernel).
-constexpr int64_t kStridedAxisClusterRegisters = 24;
-
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_TARGET_TARGETINFO_H

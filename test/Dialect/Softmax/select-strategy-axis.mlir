@@ -1,6 +1,5 @@
 // RUN: softmax-opt %s --softmax-select-strategy --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-select-strategy="threads-per-block=256" --split-input-file | FileCheck %s --check-prefix=T256
-// RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-select-strategy{chip=sm_80}))' --split-input-file | FileCheck %s --check-prefix=SM80
 
 // A softmax over a non-last axis gets one strided_axis plan (AxisPlan.cpp, docs/strategies.md):
 // `lanes` threads along the contiguous inner axis (`vector` elements each), `rows` threads
@@ -8,13 +7,9 @@
 // rows * chunks covers C; the C slices a warp reads are at least a 32-byte sector and at most
 // the inner columns there are (inner = 3: one lane). 16-bit values of a plain softmax over a
 // static C are held packed (two a register), so up to 128 a thread where f32 ones take 64:
-// on a chip without clusters (sm_80) bf16 C = 4096 stays in registers (2 lanes x 256 rows x
-// 16), f32 C = 4096 takes the online plan (rows * chunks < C: two passes over the column), as
-// does a bf16 log_softmax (values held as f32). On sm_90 (the default chip) a C above 512 is
-// spread over a cluster of 2, 4 or 8 blocks, each holding a slice of at most 512 values as a
-// block of C = 512 would (8 lanes x 32 rows x 16), the column read once. A dynamic C gets
-// tiers up to the widest C a cluster holds, then a general plan planned for C = 256 that
-// holds both paths.
+// bf16 C = 4096 stays in registers (2 lanes x 256 rows x 16), f32 C = 4096 takes the online
+// plan (rows * chunks < C: two passes over the column), as does a bf16 log_softmax (values held
+// as f32). A dynamic C is planned for C = 256 and holds both paths.
 
 // CHECK-LABEL: func.func @f32_64x1x1024_axis1
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 1>]
@@ -73,11 +68,9 @@ func.func @f32_16x512x1024_axis1(%x: tensor<16x512x1024xf32>) -> tensor<16x512x1
 // -----
 
 // CHECK-LABEL: func.func @f32_16x1000x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>]
 // T256-LABEL: func.func @f32_16x1000x1024_axis1
-// T256: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>]
-// SM80-LABEL: func.func @f32_16x1000x1024_axis1
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>]
+// T256: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>]
 func.func @f32_16x1000x1024_axis1(%x: tensor<16x1000x1024xf32>) -> tensor<16x1000x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x1000x1024xf32> -> tensor<16x1000x1024xf32>
   return %0 : tensor<16x1000x1024xf32>
@@ -86,11 +79,9 @@ func.func @f32_16x1000x1024_axis1(%x: tensor<16x1000x1024xf32>) -> tensor<16x100
 // -----
 
 // CHECK-LABEL: func.func @f32_16x4096x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]
 // T256-LABEL: func.func @f32_16x4096x1024_axis1
-// T256: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]
-// SM80-LABEL: func.func @f32_16x4096x1024_axis1
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]
+// T256: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]
 func.func @f32_16x4096x1024_axis1(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x4096x1024xf32> -> tensor<16x4096x1024xf32>
   return %0 : tensor<16x4096x1024xf32>
@@ -135,9 +126,7 @@ func.func @bf16_16x512x1024_axis1(%x: tensor<16x512x1024xbf16>) -> tensor<16x512
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x1000x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 2>]
-// SM80-LABEL: func.func @bf16_16x1000x1024_axis1
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>]
 func.func @bf16_16x1000x1024_axis1(%x: tensor<16x1000x1024xbf16>) -> tensor<16x1000x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x1000x1024xbf16> -> tensor<16x1000x1024xbf16>
   return %0 : tensor<16x1000x1024xbf16>
@@ -146,9 +135,7 @@ func.func @bf16_16x1000x1024_axis1(%x: tensor<16x1000x1024xbf16>) -> tensor<16x1
 // -----
 
 // CHECK-LABEL: func.func @bf16_16x4096x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8>]
-// SM80-LABEL: func.func @bf16_16x4096x1024_axis1
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>]
 func.func @bf16_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x4096x1024xbf16> -> tensor<16x4096x1024xbf16>
   return %0 : tensor<16x4096x1024xbf16>
@@ -167,9 +154,7 @@ func.func @bf16_log_64x64x1024_axis1(%x: tensor<64x64x1024xbf16>) -> tensor<64x6
 // -----
 
 // CHECK-LABEL: func.func @bf16_log_16x4096x1024_axis1
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8, cluster = 8>]
-// SM80-LABEL: func.func @bf16_log_16x4096x1024_axis1
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 2>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 2>]
 func.func @bf16_log_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<16x4096x1024xbf16> {
   %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<16x4096x1024xbf16> -> tensor<16x4096x1024xbf16>
   return %0 : tensor<16x4096x1024xbf16>
@@ -177,8 +162,6 @@ func.func @bf16_log_16x4096x1024_axis1(%x: tensor<16x4096x1024xbf16>) -> tensor<
 
 // -----
 
-// A static last dimension off the vector (1 column) takes the scalar kernel, which has one block
-// a column: no cluster.
 // CHECK-LABEL: func.func @f32_4096x1_axis0
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 1, rows = 256, vector = 4, chunks = 16>]
 func.func @f32_4096x1_axis0(%x: tensor<4096x1xf32>) -> tensor<4096x1xf32> {
@@ -206,14 +189,10 @@ func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x409
 
 // -----
 
-// A dynamic C: the tiers (the static plans of C = 16, 32, ..., which hold the column in
-// registers: one block up to C = 512, then clusters of 2, 4 and 8 blocks up to 16384 on sm_90;
-// one block up to 2048 on sm_80), then the general plan (C = 256's, with the online path for
-// wider C).
+// A dynamic C: the tiers (the static plans of C = 16, 32, ..., 2048, which hold the column in
+// registers), then the general plan (C = 256's, with the online path for wider C).
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
-// SM80-LABEL: func.func @dynamic_f32
-// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
@@ -221,10 +200,9 @@ func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 
 // -----
 
-// 16-bit values held packed: tiers up to C = 8192 (the tier of 16384, 2 lanes x 256 rows over
-// 8 blocks, would pass its block's 128 registers with the cluster's exchange).
+// 16-bit values held packed: tiers up to C = 4096.
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
@@ -233,7 +211,7 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_c_static_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x1024xf32> -> tensor<?x?x1024xf32>
   return %0 : tensor<?x?x1024xf32>

@@ -825,10 +825,10 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), floor, limit) : limit;
   // A kernel over a cluster gets every register its blocks a multiprocessor leave: the most
-  // that keeps as many blocks resident as the estimate does, room for the exchange
-  // (kStridedAxisClusterRegisters) without a block less: 9 chunks of f16 values over 8 blocks
-  // spilled 32 bytes at 96 registers, where up to 128 keep the same two blocks of 256; the
-  // bf16 tiers at 128 with 8 registers more would have one block of 256 a multiprocessor.
+  // that keeps as many blocks resident as the estimate does, room for the exchange's addresses
+  // and merged pairs without a block less: 9 chunks of f16 values over 8 blocks spilled 32
+  // bytes at 96 registers, where up to 128 keep the same two blocks of 256; bf16 plans at 128
+  // with 8 registers more would have one block of 256 a multiprocessor.
   if (overCluster) {
     int64_t resident = std::max<int64_t>(1, target.registersPerSM / (threads * registers));
     registers = std::clamp<int64_t>(

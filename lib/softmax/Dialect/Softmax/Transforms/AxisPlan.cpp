@@ -16,17 +16,16 @@
 //     (C x 32 bytes: 128 KB at C = 4096) times the blocks resident on the 132 multiprocessors
 //     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
 //  4. A dynamic C takes a ladder of tiers and a general plan (selectStridedAxisPlans): the plan
-//     of rules 1 and 5 for C = 16, 32, 64, ... as long as one holds the column in registers,
-//     each run on aligned layouts for the C its capacity (`rows * chunks * cluster`) covers and
-//     the previous one's does not (register path only, so 16-bit values held packed), then the
-//     plan of C = 256, whose kernels also hold the online path, for wider C and every
-//     misaligned layout.
-//  5. On a chip with thread-block clusters (sm_90), a C above kAxisClusterSlice is spread over
-//     a cluster: the fewest blocks (2, 4 or 8, the portable sizes) whose slices of the column
-//     are at most kAxisClusterSlice values (or 8 blocks), each slice planned by rule 1; the
-//     blocks merge their (max, sum) through distributed shared memory. One read where rule 3
-//     read twice (f32 C = 4096: 0.45x copy), and slices as wide as a block of C = 512 takes
-//     where one block held the column in few lanes (bf16 C = 4096 on 2 lanes: 0.556x).
+//     of rule 1 for C = 16, 32, 64, ... as long as one holds the column in registers, each run
+//     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
+//     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
+//     whose kernels also hold the online path, for wider C and every misaligned layout.
+// No plan is spread over a thread-block cluster (`cluster` > 1, which hand-written plans may
+// ask for): the first such plans, each block a slice of at most 512 values, ran slower than one
+// block a column on an H100 (2026-12-06, bench/results/2026-12-06-h100/axis-bench-5231d7c.txt:
+// f32 C = 1024 over 2 blocks 0.689x copy against 0.897x, C = 4096 over 8 0.592x against 0.737x
+// for one read in one block; bf16 C = 4096 over 8 0.664x against 0.727x): the blocks wait at
+// the cluster barriers with nothing else resident to hide them.
 // Written before any measurement; first measured on the H200 at ba2aaf5
 // (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
@@ -51,11 +50,6 @@ using namespace mlir::softmax;
 namespace {
 /// The C a dynamic axis is planned for (its kernel handles any C).
 constexpr int64_t kDynamicAxisPlanned = 256;
-/// The widest slice of a column that rule 5 gives a block of a cluster: the widest C whose
-/// rule-1 plan is measured near a copy (f32 C = 512: 8 lanes x 32 rows x 16 values, 0.95x).
-constexpr int64_t kAxisClusterSlice = 512;
-/// The most blocks rule 5 spreads a column over: the portable cluster size.
-constexpr int64_t kMaxAxisClusterBlocks = 8;
 } // namespace
 
 namespace {
@@ -160,43 +154,6 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
 }
 
-/// Rules 1-3, and rule 5 where the target has clusters: a static C's plan, a dynamic C's tier.
-StrategyAttr selectPlan(FusedOp op, const TargetInfo &target, int64_t registerBudget,
-                        int64_t maxThreads, int64_t c, AxisPlanRole role) {
-  int64_t mostBlocks = std::min(kMaxAxisClusterBlocks, target.clusterBlocks);
-  if (role != AxisPlanRole::General && mostBlocks >= 2 && c > kAxisClusterSlice) {
-    for (int64_t blocks = 2; blocks <= mostBlocks; blocks *= 2) {
-      int64_t slice = llvm::divideCeil(c, blocks);
-      if (slice > kAxisClusterSlice && blocks < mostBlocks)
-        continue;
-      StrategyAttr plan = selectPlanFor(op, target, registerBudget, maxThreads, slice, role);
-      // No block holds the slice (rule 3), or the vector kernel, the only one that spreads
-      // a column over a cluster, never runs (a static last dimension off its vector): one
-      // block a column.
-      int64_t last = op.getInput().getType().getShape().back();
-      if (plan.getAxisCapacity() < slice || plan.getVector() == 1 ||
-          (!ShapedType::isDynamic(last) && last % plan.getVector() != 0))
-        break;
-      // The exchange takes a few registers more (kStridedAxisClusterRegisters); a plan at its
-      // block's limit would spill over a cluster.
-      bool packed = op.mayHoldPackedAxisValues(role == AxisPlanRole::Tier) &&
-                    plan.getVector() % 2 == 0;
-      int64_t needed =
-          (packed ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
-                                                  plan.getVector(), plan.getChunks(),
-                                                  !op.getPrologue().empty(),
-                                                  role == AxisPlanRole::Tier)
-                  : getStridedAxisRegisters(plan.getVector(), plan.getChunks())) +
-          kStridedAxisClusterRegisters;
-      if (needed > std::min(registerBudget, target.registersPerThread(plan.getBlockSize())))
-        break;
-      return StrategyAttr::get(op.getContext(), KernelPlan::strided_axis, plan.getLanes(),
-                               plan.getRows(), plan.getVector(), plan.getChunks(), blocks);
-    }
-  }
-  return selectPlanFor(op, target, registerBudget, maxThreads, c, role);
-}
-
 /// The smallest C of a dynamic axis's tiers: rule 1 gives every C up to 16 one row a column
 /// (f32 and 16-bit), so a tier below it would only hold fewer chunks.
 constexpr int64_t kFirstAxisTier = 16;
@@ -208,7 +165,7 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
                                                                 int64_t maxThreads) {
   int64_t c = op.getRowWidth();
   if (!ShapedType::isDynamic(c))
-    return {selectPlan(op, target, registerBudget, maxThreads, c, AxisPlanRole::Static)};
+    return {selectPlanFor(op, target, registerBudget, maxThreads, c, AxisPlanRole::Static)};
   // A dynamic C: the plans a static C of 16, 32, 64, ... gets while they hold the column in
   // registers (each a tier for the C its capacity covers), then the general plan. The general
   // plan alone (sized for C = 256, f32 values) ran dynamic bf16 C = 512 at 0.435x copy and
@@ -217,7 +174,7 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   SmallVector<StrategyAttr> plans;
   for (int64_t tier = kFirstAxisTier;; tier *= 2) {
     StrategyAttr plan =
-        selectPlan(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);
+        selectPlanFor(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);
     int64_t capacity = plan.getAxisCapacity();
     // A static last dimension off the vector size never takes the vector kernels.
     int64_t last = op.getInput().getType().getShape().back();

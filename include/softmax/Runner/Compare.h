@@ -71,7 +71,9 @@ struct CompareResult {
 /// Checks the output `data` (storage bytes, rows `rowStride` elements apart; 0 means packed)
 /// of `shape` against `reference` (packed doubles already rounded to `element`; null: only the
 /// poison and padding checks run). Row sums are measured for probabilities whose rows are
-/// distributions (`rowsAreDistributions`: a softmax over the last axis). `alternatives` are
+/// distributions (`rowsAreDistributions`: a softmax over the last axis). Where the softmax is
+/// over another axis (`axis`, not the last), the scale of the absolute tolerance is that of
+/// each element's softmax slice along `axis` rather than its row's. `alternatives` are
 /// further admissible results, laid out as `reference` (the reference evaluated with f32
 /// intermediates, as the kernels compute, or with near ties of its 16-bit roundings rounded the
 /// other way: docs/reference.md): an element outside the tolerance of `reference` but within it
@@ -79,7 +81,7 @@ struct CompareResult {
 CompareResult compareOutput(ElementKind element, const std::vector<int64_t> &shape,
                             const void *data, int64_t rowStride, const double *reference,
                             OutputKind kind, int maxReported = 8,
-                            bool rowsAreDistributions = true,
+                            bool rowsAreDistributions = true, int64_t axis = -1,
                             llvm::ArrayRef<const double *> alternatives = {});
 
 /// "[3, 17] got 0.125 want 0.12500001" (or "unwritten" / "padding overwritten").

@@ -55,6 +55,8 @@ struct Signature {
   /// One per output: whether its softmax (if any) is over the last axis, so that its rows are
   /// distributions (a softmax over another axis sums to 1 along that axis, not along rows).
   std::vector<bool> outputsOverLastAxis;
+  /// One per output: the axis its softmax (if any) normalizes, -1 for none.
+  std::vector<int64_t> outputAxes;
 };
 
 /// Parses "AxBxC" (positive or zero integers; "" is rank 0). Fails with `error` set.

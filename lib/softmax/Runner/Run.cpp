@@ -537,7 +537,8 @@ llvm::Error checkProperties(
       return compareOutput(tensor.spec.element, tensor.spec.shape, shiftedImages[o].data(),
                            tensor.stride, referenceResults[o].tensor.data.data(),
                            signature.outputKinds[o], opts.maxReported,
-                           signature.outputsOverLastAxis[o], alternatives.of(o));
+                           signature.outputsOverLastAxis[o],
+                           signature.outputAxes[o], alternatives.of(o));
     };
     CompareResult result = compare();
     if (!result.passed() && !alternatives.inputs.empty() &&
@@ -584,7 +585,8 @@ int writeAndCompareFiles(const Session &session, const Signature &signature,
       output.compare =
           compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
                         tensor.stride, session.files.expectedValues[o].data(), output.kind,
-                        opts.maxReported, signature.outputsOverLastAxis[o]);
+                        opts.maxReported, signature.outputsOverLastAxis[o],
+                           signature.outputAxes[o]);
       for (const Mismatch &mismatch : output.compare.first)
         llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch)
                      << " (expected: " << output.expectedFile << ")\n";
@@ -764,13 +766,15 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     }
     output.compare = compareOutput(tensor.spec.element, tensor.spec.shape, outputImages[o].data(),
                                    tensor.stride, reference, output.kind, opts.maxReported,
-                                   signature.outputsOverLastAxis[o]);
+                                   signature.outputsOverLastAxis[o],
+                           signature.outputAxes[o]);
     if (output.compare.mismatches > 0 && hasPrologue && doCheck) {
       if (!alternatives.evaluate(evaluateReference))
         return endCase(report, kExitUsage, "REFERENCE-ERROR");
       output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
                                      outputImages[o].data(), tensor.stride, reference, output.kind,
                                      opts.maxReported, signature.outputsOverLastAxis[o],
+                           signature.outputAxes[o],
                                      alternatives.of(o));
     }
     for (const Mismatch &mismatch : output.compare.first)

@@ -174,22 +174,26 @@ OutputKind classify(Value value) {
   return OutputKind::Values;
 }
 
-/// Whether the softmax that computes a returned value (through casts) is over the last axis;
-/// true for values no softmax computes.
-bool isOverLastAxis(Value value) {
+/// The axis the softmax that computes a returned value (through casts) normalizes; -1 for
+/// values no softmax computes.
+int64_t softmaxAxisOf(Value value) {
   Operation *op = value.getDefiningOp();
   while (auto cast = dyn_cast_or_null<mlir::softmax::CastOp>(op))
     op = cast.getInput().getDefiningOp();
-  auto last = [](int64_t axis, Value input) {
-    return axis == cast<RankedTensorType>(input.getType()).getRank() - 1;
-  };
   if (auto softmax = dyn_cast_or_null<mlir::softmax::SoftmaxOp>(op))
-    return last(softmax.getNormalizedAxis(), softmax.getInput());
+    return softmax.getNormalizedAxis();
   if (auto logSoftmax = dyn_cast_or_null<mlir::softmax::LogSoftmaxOp>(op))
-    return last(logSoftmax.getNormalizedAxis(), logSoftmax.getInput());
+    return logSoftmax.getNormalizedAxis();
   if (auto fused = dyn_cast_or_null<mlir::softmax::FusedOp>(op))
-    return last(fused.getNormalizedAxis(), fused.getInput());
-  return true;
+    return fused.getNormalizedAxis();
+  return -1;
+}
+
+/// Whether the softmax that computes a returned value (through casts) is over the last axis;
+/// true for values no softmax computes.
+bool isOverLastAxis(Value value) {
+  int64_t axis = softmaxAxisOf(value);
+  return axis < 0 || axis == cast<RankedTensorType>(value.getType()).getRank() - 1;
 }
 
 /// The function argument a value's shape comes from: every softmax op's result has the shape of
@@ -336,6 +340,7 @@ auto ::softmax::runner::resolveSignature(func::FuncOp fn, ArrayRef<std::string> 
     signature.outputs.push_back(std::move(spec));
     signature.outputKinds.push_back(classify(returnOp.getOperand(i)));
     signature.outputsOverLastAxis.push_back(isOverLastAxis(returnOp.getOperand(i)));
+    signature.outputAxes.push_back(softmaxAxisOf(returnOp.getOperand(i)));
   }
   return signature;
 }

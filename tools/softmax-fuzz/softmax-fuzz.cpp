@@ -53,7 +53,7 @@ bool hasLinalg(ModuleOp module) {
 /// Whether `text` holds one of the known crashes of MLIR 22's linalg parsers, which mlir-opt
 /// dies on too (docs/fuzzing.md, test/Fuzz/Open/upstream-*.mlir); not ours to find again.
 /// - linalg.broadcast and linalg.reduce store a null attribute when `dimensions =` is not
-///   followed by an array.
+///   followed by an array of integers.
 /// - The structured ops (linalg.generic, linalg.add, ...) accept `<attr>` properties before
 ///   `ins(` and read any attribute there as a dictionary: `linalg.exp <1> ins(...)` reads
 ///   through a TypeAttr's or IntegerAttr's storage.
@@ -63,8 +63,26 @@ bool hitsKnownUpstreamCrash(StringRef text) {
     StringRef rest = text.drop_front(at + strlen("dimensions")).ltrim();
     if (!rest.consume_front("="))
       continue; // `dimensions(...)` and the like go through other parsers
-    if (!rest.ltrim().starts_with("["))
+    rest = rest.ltrim();
+    if (!rest.consume_front("["))
       return true;
+    // An array that is not a list of integers (garbage or the end of the text after the `[`)
+    // takes the same path: the CI fuzz run of 2026-12-06 found `dimensions = [` followed by
+    // stray bytes (test/Fuzz/Open/upstream-linalg-broadcast-dimensions-list.mlir).
+    for (;;) {
+      rest = rest.ltrim();
+      if (rest.consume_front("]"))
+        break;
+      rest.consume_front("-");
+      size_t digits = rest.find_if_not(llvm::isDigit);
+      if (digits == 0 || rest.empty())
+        return true;
+      rest = rest.drop_front(std::min(digits, rest.size())).ltrim();
+      if (rest.consume_front("]"))
+        break;
+      if (!rest.consume_front(","))
+        return true;
+    }
   }
   for (size_t at = text.find("linalg."); at != StringRef::npos;
        at = text.find("linalg.", at + 1)) {

@@ -364,9 +364,10 @@ axis_bench() {
       axis_plan_ "alt_c4096_on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 2"
     fi
     axis_plan_ "alt_c4096_K16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 16"
-    # Columns over a cluster (the chosen plans above C = 512 on sm_90 since 2026-12-05: slices
-    # of at most 512, 8 lanes x 32 rows x 16): other slices and cluster sizes, one block a
-    # column at C = 1024 (the plan before), and a cluster at C = 512 (slices of 64).
+    # Columns over a cluster (hand-written only: chosen for C above 512 at 5231d7c, measured
+    # slower than one block a column and withdrawn, docs/strategies.md): slices of 256, 512
+    # (8 blocks of K = 8) and 1024, one block a column at C = 1024 (the chosen plan), and
+    # clusters at C = 512 (slices of 64 and 128).
     axis_plan_ "alt_c4096_Q16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 16, rows = 16, vector = $v, chunks = 16, cluster = 16"
     axis_plan_ "alt_c4096_Q4_${dtype}"    $dtype $((4 * scale)) 4096 4096 "lanes = 4, rows = 64, vector = $v, chunks = 16, cluster = 4"
     axis_plan_ "alt_c4096_Q8K8_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 8, cluster = 8"

@@ -159,6 +159,23 @@ TEST(APICompile, NonLastAxisLaunchesTheStridedAxisKernels) {
   EXPECT_EQ((*misaligned)[0].kernel, 1u);
 }
 
+/// "KERNEL grid G block B[ cluster Q]" of the one launch `function` makes for `args` (or the
+/// error, or the number of launches when it is not one).
+std::string describeOnlyLaunch(const Executable &exe, llvm::StringRef function,
+                               std::vector<Argument> args) {
+  llvm::Expected<std::vector<Launch>> launches = exe.plan(function, args);
+  if (!launches)
+    return llvm::toString(launches.takeError());
+  if (launches->size() != 1)
+    return "launches: " + std::to_string(launches->size());
+  const Launch &launch = (*launches)[0];
+  std::string text = exe.getKernels()[launch.kernel].name + " grid " +
+                     std::to_string(launch.grid[0]) + " block " + std::to_string(launch.block[0]);
+  if (launch.cluster[0] > 0)
+    text += " cluster " + std::to_string(launch.cluster[0]);
+  return text;
+}
+
 /// A dynamic C: the host launches the first tier whose capacity covers C where the vectors
 /// apply, else the general plan's vector kernel (wider C) or scalar kernel (misaligned).
 TEST(APICompile, DynamicAxisLaunchesItsTier) {
@@ -169,18 +186,12 @@ TEST(APICompile, DynamicAxisLaunchesItsTier) {
 })mlir");
   ASSERT_TRUE(exe);
   uint16_t *aligned = reinterpret_cast<uint16_t *>(uintptr_t(1) << 20);
-  auto launched = [&](int64_t c, int64_t outputOffset) -> std::string {
+  auto launched = [&](int64_t c, int64_t outputOffset) {
     int64_t elements = 2 * c * 1024;
-    llvm::Expected<std::vector<Launch>> launches =
-        exe->plan("columns", {Argument::tensor(aligned, {2, c, 1024}),
-                              Argument::tensor(aligned + elements + outputOffset, {2, c, 1024})});
-    if (!launches)
-      return llvm::toString(launches.takeError());
-    if (launches->size() != 1)
-      return "launches: " + std::to_string(launches->size());
-    const Launch &launch = (*launches)[0];
-    return exe->getKernels()[launch.kernel].name + " grid " + std::to_string(launch.grid[0]) +
-           " block " + std::to_string(launch.block[0]);
+    return describeOnlyLaunch(
+        *exe, "columns",
+        {Argument::tensor(aligned, {2, c, 1024}),
+         Argument::tensor(aligned + elements + outputOffset, {2, c, 1024})});
   };
   // C <= 16: 128 lanes (the columns there are) x 8 columns a block, 2 outer indices.
   EXPECT_EQ(launched(1, 0), "columns_0_strided_axis_c16 grid 2 block 128");
@@ -207,22 +218,15 @@ TEST(APICompile, AxisClusterPlanLaunchesClusters) {
   ASSERT_TRUE(exe);
   float *aligned = reinterpret_cast<float *>(uintptr_t(1) << 20);
   int64_t elements = 2 * 1000 * 1024;
-  auto launched = [&](int64_t outputOffset) -> std::string {
-    llvm::Expected<std::vector<Launch>> launches =
-        exe->plan("columns", {Argument::tensor(aligned, {2, 1000, 1024}),
-                              Argument::tensor(aligned + elements + outputOffset,
-                                               {2, 1000, 1024})});
-    if (!launches)
-      return llvm::toString(launches.takeError());
-    if (launches->size() != 1)
-      return "launches: " + std::to_string(launches->size());
-    const Launch &launch = (*launches)[0];
-    return exe->getKernels()[launch.kernel].name + " grid " + std::to_string(launch.grid[0]) +
-           " cluster " + std::to_string(launch.cluster[0]);
+  auto launched = [&](int64_t outputOffset) {
+    return describeOnlyLaunch(
+        *exe, "columns",
+        {Argument::tensor(aligned, {2, 1000, 1024}),
+         Argument::tensor(aligned + elements + outputOffset, {2, 1000, 1024})});
   };
   // 32 columns a block: 32 column blocks x 2 outer indices x 2 blocks a cluster.
-  EXPECT_EQ(launched(0), "columns_0_strided_axis grid 128 cluster 2");
-  EXPECT_EQ(launched(1), "columns_0_strided_axis_scalar grid 64 cluster 0");
+  EXPECT_EQ(launched(0), "columns_0_strided_axis grid 128 block 256 cluster 2");
+  EXPECT_EQ(launched(1), "columns_0_strided_axis_scalar grid 64 block 256");
 }
 
 TEST(APICompile, ScalarArgumentsAndDynamicRules) {

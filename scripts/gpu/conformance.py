@@ -300,10 +300,10 @@ def axis_cases(quick=False):
                     shape, axis = axis_shape(kind, c, inner)
                     yield dict(name=f"axis {kind} softmax {dtype} {'x'.join(map(str, shape))}",
                                axis=axis, variant="softmax", dtype=dtype, shape=shape)
-            # A dynamic C's tiers (aligned layouts: inner 1024): either side of the smallest
-            # tier's capacity (16) and of the largest (f32 2048, bf16 4096), where the general
-            # plan takes over.
-            for c in (16, 17, 2048, 2049, 4097):
+            # A dynamic C's tiers (aligned layouts: inner 1024): either side of the two
+            # smallest tiers' capacities (8, 16) and of the largest (f32 2048, bf16 4096), where
+            # the general plan takes over.
+            for c in (8, 9, 16, 17, 2048, 2049, 4097):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)

@@ -376,6 +376,16 @@ axis_bench() {
     axis_plan_ "alt_c512_Q4_${dtype}"     $dtype $((32 * scale)) 512 4096 "lanes = 32, rows = 8, vector = $v, chunks = 16, cluster = 4"
     axis_plan_ "alt_c4096_L8on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 8, rows = 64, vector = $v, chunks = 4"
     axis_plan_ "alt_c4096_L32on_${dtype}" $dtype $((4 * scale)) 4096 4096 "lanes = 32, rows = 8, vector = $v, chunks = 4"
+    # Smaller blocks with narrower slices (2026-12-06): a block of 64-256 threads holding 16 or
+    # 32 bytes of each C slice (half a sector at one lane: the neighbouring block, launched next
+    # to it, reads the other half), so that two to eight blocks share a multiprocessor and one
+    # block's reductions overlap another's loads; one read at C = 4096 in blocks of 256.
+    axis_plan_ "alt_c1024_L2_${dtype}"    $dtype $((16 * scale)) 1024 4096 "lanes = 2, rows = 64, vector = $v, chunks = 16"
+    axis_plan_ "alt_c1024_L1_${dtype}"    $dtype $((16 * scale)) 1024 4096 "lanes = 1, rows = 64, vector = $v, chunks = 16"
+    axis_plan_ "alt_c2048_L2_${dtype}"    $dtype $((8 * scale)) 2048 4096 "lanes = 2, rows = 128, vector = $v, chunks = 16"
+    axis_plan_ "alt_c2048_L1_${dtype}"    $dtype $((8 * scale)) 2048 4096 "lanes = 1, rows = 128, vector = $v, chunks = 16"
+    axis_plan_ "alt_c4096_L1_${dtype}"    $dtype $((4 * scale)) 4096 4096 "lanes = 1, rows = 256, vector = $v, chunks = 16"
+    axis_plan_ "alt_c4096_L1K8_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 1, rows = 512, vector = $v, chunks = 8"
   done
 }
 

@@ -193,8 +193,11 @@ TEST(APICompile, DynamicAxisLaunchesItsTier) {
         {Argument::tensor(aligned, {2, c, 1024}),
          Argument::tensor(aligned + elements + outputOffset, {2, c, 1024})});
   };
-  // C <= 16: 128 lanes (the columns there are) x 8 columns a block, 2 outer indices.
-  EXPECT_EQ(launched(1, 0), "columns_0_strided_axis_c16 grid 2 block 128");
+  // C <= 8, then C <= 16: 128 lanes (the columns there are) x 8 columns a block, 2 outer
+  // indices.
+  EXPECT_EQ(launched(1, 0), "columns_0_strided_axis_c8 grid 2 block 128");
+  EXPECT_EQ(launched(8, 0), "columns_0_strided_axis_c8 grid 2 block 128");
+  EXPECT_EQ(launched(9, 0), "columns_0_strided_axis_c16 grid 2 block 128");
   EXPECT_EQ(launched(16, 0), "columns_0_strided_axis_c16 grid 2 block 128");
   EXPECT_EQ(launched(17, 0), "columns_0_strided_axis_c32 grid 2 block 256");
   EXPECT_EQ(launched(512, 0), "columns_0_strided_axis_c512 grid 32 block 256");

@@ -189,10 +189,10 @@ func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x409
 
 // -----
 
-// A dynamic C: the tiers (the static plans of C = 16, 32, ..., 2048, which hold the column in
+// A dynamic C: the tiers (the static plans of C = 8, 16, ..., 2048, which hold the column in
 // registers), then the general plan (C = 256's, with the online path for wider C).
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
@@ -200,9 +200,10 @@ func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 
 // -----
 
-// 16-bit values held packed: tiers up to C = 4096.
+// 16-bit values held packed: tiers from C = 8 (the static plan of 64 values a thread: the tier
+// of 16 holds 128) up to C = 4096.
 // CHECK-LABEL: func.func @dynamic_bf16
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
 func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
@@ -211,7 +212,7 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 // -----
 
 // CHECK-LABEL: func.func @dynamic_c_static_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x1024xf32> -> tensor<?x?x1024xf32>
   return %0 : tensor<?x?x1024xf32>

@@ -16,7 +16,7 @@
 //     (C x 32 bytes: 128 KB at C = 4096) times the blocks resident on the 132 multiprocessors
 //     (two to four each) stays under the 50 MB of L2, so that it mostly hits L2.
 //  4. A dynamic C takes a ladder of tiers and a general plan (selectStridedAxisPlans): the plan
-//     of rule 1 for C = 16, 32, 64, ... as long as one holds the column in registers, each run
+//     of rule 1 for C = 8, 16, 32, ... as long as one holds the column in registers, each run
 //     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
 //     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
 //     whose kernels also hold the online path, for wider C and every misaligned layout.
@@ -154,9 +154,12 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
 }
 
-/// The smallest C of a dynamic axis's tiers: rule 1 gives every C up to 16 one row a column
-/// (f32 and 16-bit), so a tier below it would only hold fewer chunks.
-constexpr int64_t kFirstAxisTier = 16;
+/// The smallest C of a dynamic axis's tiers. Rule 1 gives every C up to 16 one row a column
+/// (f32 and 16-bit), so a smaller tier only holds fewer chunks, but fewer registers with them:
+/// with 16 as the first tier, a dynamic bf16 C = 8 ran on the tier of 128 packed values a
+/// thread at 0.928x copy against 0.981x for the static plan of 64 (H100, 2026-12-06,
+/// bench/results/2026-12-06-h100/axis-bench-c3a9840.txt).
+constexpr int64_t kFirstAxisTier = 8;
 } // namespace
 
 SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
@@ -166,7 +169,7 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   int64_t c = op.getRowWidth();
   if (!ShapedType::isDynamic(c))
     return {selectPlanFor(op, target, registerBudget, maxThreads, c, AxisPlanRole::Static)};
-  // A dynamic C: the plans a static C of 16, 32, 64, ... gets while they hold the column in
+  // A dynamic C: the plans a static C of 8, 16, 32, ... gets while they hold the column in
   // registers (each a tier for the C its capacity covers), then the general plan. The general
   // plan alone (sized for C = 256, f32 values) ran dynamic bf16 C = 512 at 0.435x copy and
   // 4096 at 0.383x against 0.813x and 0.556x for the static plans

@@ -159,9 +159,12 @@ def execute(ops, env, ctx):
         elif name == "arith.cmpf":
             pred = text.split()[1].rstrip(",")
             a, b = val(0), val(1)
-            if pred != "oeq":
+            # Ordered predicates: false where either side is NaN (Python's comparisons agree).
+            ordered = {"oeq": lambda: a == b, "oge": lambda: a >= b, "ogt": lambda: a > b,
+                       "ole": lambda: a <= b, "olt": lambda: a < b}
+            if pred not in ordered:
                 raise NotImplementedError(text)
-            env[res[0]] = bool(a == b)
+            env[res[0]] = bool(ordered[pred]())
         elif name == "arith.select":
             env[res[0]] = val(1) if val(0) else val(2)
         elif name == "arith.maximumf" and isinstance(val(0), list):

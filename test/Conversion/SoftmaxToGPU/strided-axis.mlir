@@ -142,14 +142,15 @@ func.func @rank4_axis0(%x: tensor<8x3x5x64xf32>) -> tensor<8x3x5x64xf32> {
 
 // -----
 
-// C = 4096 > rows * chunks = 1024: the online path, a running max and sum over spans of 1024
-// axis values (4 loads of a column a thread a span), the (max, sum) pairs of the rows merged,
-// then a second loop that reads the column again and stores it.
+// C = 4096 > rows * chunks = 1024: the online path, a running max and sum per column over
+// spans of 1024 axis values (4 loads of a column a thread a span), the (max, sum) pairs of the
+// rows merged, then a second loop that reads the column again and stores it.
 // CHECK-LABEL: gpu.func @online_0_strided_axis(
 // CHECK: %[[SPANS:.+]] = arith.ceildivui %{{.+}}, %c1024 : index
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[SPANS]] step %{{.+}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-COUNT-4: vector.load
 // CHECK-NOT: vector.store
+// CHECK-NOT: arith.cmpf oge
 // CHECK: scf.yield
 // CHECK: gpu.barrier
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[SPANS]] step
@@ -161,7 +162,25 @@ func.func @online(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
 
 // -----
 
-// A dynamic C: both paths in one kernel, chosen uniformly over the grid (C <= rows * chunks).
+// Over more than 64 spans (here 65, C = 66560) the running sum is compensated (Neumaier's
+// step): a third value a column carried, the error of each addition from the larger operand.
+// CHECK-LABEL: gpu.func @online_long_0_strided_axis(
+// CHECK: scf.for %{{.+}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK: %[[LARGER:.+]] = arith.cmpf oge, %[[RUNNING:.+]], %[[SPAN:.+]] : f32
+// CHECK: %[[LARGE:.+]] = arith.select %[[LARGER]], %[[RUNNING]], %[[SPAN]] : f32
+// CHECK: %[[SMALL:.+]] = arith.select %[[LARGER]], %[[SPAN]], %[[RUNNING]] : f32
+// CHECK: %[[LOST:.+]] = arith.subf %[[LARGE]], %{{.+}} : f32
+// CHECK: arith.addf %[[LOST]], %[[SMALL]] : f32
+// CHECK: scf.yield
+func.func @online_long(%x: tensor<2x66560x64xf32>) -> tensor<2x66560x64xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]} : tensor<2x66560x64xf32> -> tensor<2x66560x64xf32>
+  return %0 : tensor<2x66560x64xf32>
+}
+
+// -----
+
+// A dynamic C: both paths in one kernel, chosen uniformly over the grid (C <= rows * chunks),
+// the online path's running sum compensated (C may be long).
 // CHECK-LABEL: gpu.func @dynamic_0_strided_axis(
 // CHECK: %[[C:.+]] = memref.dim %arg0, %c1
 // CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[C]], %c256 : index
@@ -169,6 +188,7 @@ func.func @online(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
 // CHECK-NOT: scf.for %{{.+}} iter_args
 // CHECK: } else {
 // CHECK: scf.for
+// CHECK: arith.cmpf oge
 func.func @dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>

@@ -67,10 +67,12 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 /// Registers a thread of a strided_axis kernel needs for `chunks` axis values of `vector`
 /// columns each held in registers (as f32): the values, four per column (the column's max,
 /// sum, factor and a partial from the other rows), and 56 for addresses and indices (calibrated
-/// with ptxas -v on the generated kernels, which then do not spill).
+/// with ptxas -v on the generated kernels, which then do not spill). A log_softmax takes 8
+/// more: 9 chunks of 4 in blocks of 512 spilled 8 bytes at 112 and none at 120 (generated seeds
+/// 240 and 376 of the strided_axis family, docs/fuzzing.md).
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
-inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
-  return vector * chunks + 4 * vector + 56;
+inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax) {
+  return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0);
 }
 
 /// The same for a kernel that holds its loaded 16-bit vectors packed, two values a register,
@@ -78,7 +80,10 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks) {
 /// two per column and 32 for addresses and indices. Except where a prologue step (a scale)
 /// follows each conversion and the rows of a column are in different warps only (lanes >= 32,
 /// rows > 1): ptxas then merges the three conversions and keeps f32 copies across the
-/// barriers, a register and a half a value. Calibrated with ptxas -v on the plans
+/// barriers, a register and a half a value; with a prologue elsewhere, more than 64 values
+/// take 16 more (128 values after scales, generated seeds 181, 236, 267 and 370 of the
+/// strided_axis family: 2-84 bytes of spill at 104-112, none with 16 more; docs/fuzzing.md).
+/// Calibrated with ptxas -v on the plans
 /// softmax-select-strategy chooses for C = 2..2048 (bf16 and f16, f32 and 16-bit results,
 /// with and without a scale), which then do not spill: 64 values a thread on vectors of 8 take
 /// 72-80 registers, 112-120 in the exception. `dynamicAxis`: the tier of a dynamic C, whose
@@ -97,7 +102,8 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
   // and where C is exactly 9 spans (1152, 2304) at 104 too; 10-16 chunks fit their 88-112.
   // Such a block is alone on its multiprocessor from 65 registers up: no occupancy lost.
   int64_t floor = lanes * rows >= 512 ? 112 : 0;
-  return std::max(values / 2 + 2 * vector + 32 + extra, floor);
+  int64_t prologue = hasPrologue && values > 64 ? 16 : 0;
+  return std::max(values / 2 + 2 * vector + 32 + extra + prologue, floor);
 }
 
 } // namespace mlir::softmax

@@ -177,10 +177,16 @@ int64_t getAxisKernelClusterBlocks(StrategyAttr plan, bool vectorized) {
   return vectorized ? plan.getCluster() : 1;
 }
 
-/// The most values a thread of the scalar kernel holds as f32 (64 took up to 200 registers of
-/// the 255 it is given). Where a packed plan holds more, the scalar kernel takes fewer chunks,
-/// so the online path where the column no longer fits (rare layouts: two reads, no spills).
+/// The most values a thread of the scalar kernel holds as f32 in registers (the register path)
+/// in a block of up to 256 threads (64 took up to 200 registers of the 255 it is given), half
+/// as many in blocks of 512 (at the 128 registers there, 40 values of a log_softmax spilled
+/// 204 bytes and 36 spilled 8: generated seeds 283 and 376 of the strided_axis family,
+/// docs/fuzzing.md). Where a plan holds more, the scalar kernel takes fewer chunks, so the
+/// online path where the column no longer fits (rare layouts: two reads).
 constexpr int64_t kMaxScalarKernelValues = 64;
+int64_t getMaxScalarKernelValues(StrategyAttr plan) {
+  return kMaxScalarKernelValues * 256 / std::max<int64_t>(256, plan.getBlockSize());
+}
 /// The most spans of the online path whose sums a thread adds to its running sum plainly; a
 /// column of more (a dynamic C, or a static one past it) gets a compensated running sum. A
 /// plain f32 sum of n terms is within (n - 1) 2^-24 of the exact one, 4e-6 relative at 64;
@@ -634,6 +640,12 @@ void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Pac
 }
 
 void AxisEmitter::emitOnlinePath() {
+  // The scalar kernel's spans hold up to kMaxScalarKernelValues values whatever its block size:
+  // with half as many in blocks of 512, a static C of a few spans (whose loops LLVM unrolls)
+  // spilled 16 bytes where these did not (test/Pipelines/ptxas-no-spills-axis.mlir, c2304_f16).
+  int64_t chunks = vectorized ? this->chunks
+                              : std::min(plan.getChunks(),
+                                         std::max<int64_t>(1, kMaxScalarKernelValues / vector));
   Value span = idx(rows * chunks);
   int64_t staticC = op.getRowWidth();
   bool compensated =
@@ -787,7 +799,7 @@ void AxisEmitter::emit() {
   // The scalar kernel holds f32 values: a plan of more than it may hold (packed 16-bit) gives
   // it fewer chunks, and so a smaller capacity (the online path beyond it).
   if (!vectorized)
-    chunks = std::min(chunks, std::max<int64_t>(1, kMaxScalarKernelValues / vector));
+    chunks = std::min(chunks, std::max<int64_t>(1, getMaxScalarKernelValues(plan) / vector));
   int64_t capacity = rows * chunks * clusterBlocks;
   int64_t staticC = op.getRowWidth();
   if (tier) {
@@ -850,7 +862,9 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
                        ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
                                                        !op.getPrologue().empty(), tier)
-                       : getStridedAxisRegisters(plan.getVector(), plan.getChunks());
+                       : getStridedAxisRegisters(plan.getVector(), plan.getChunks(),
+                                                 op.getNormalization() ==
+                                                     Normalization::log_softmax);
   bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
   // At least 64 (80 over a cluster: a bf16 plan of 32 values, which took the 64 it had, spilled
   // 20 bytes there with the exchange), at most the block's limit.

@@ -93,6 +93,7 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   // The general plan of a dynamic C holds f32 values (its kernels have both paths).
   bool packable = op.mayHoldPackedAxisValues(role == AxisPlanRole::Tier) && !dynamicAxis;
   bool hasPrologue = !op.getPrologue().empty();
+  bool logSoftmax = op.getNormalization() == Normalization::log_softmax;
   StrategyAttr best;
   std::tuple<int64_t, int64_t, int64_t> bestScore;
   for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
@@ -112,7 +113,7 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
     int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : 64;
     auto registersFor = [&](int64_t k) {
       if (!packed)
-        return getStridedAxisRegisters(vector, k);
+        return getStridedAxisRegisters(vector, k, logSoftmax);
       int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, k));
       int64_t lanes = std::max<int64_t>(1, std::min(threads / rows, laneCap));
       return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue,
@@ -149,7 +150,7 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   int64_t rows = threads / lanes;
   int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
   int64_t chunks = std::max<int64_t>(1, 16 / vector);
-  while (chunks > 1 && getStridedAxisRegisters(vector, chunks) > registers)
+  while (chunks > 1 && getStridedAxisRegisters(vector, chunks, logSoftmax) > registers)
     --chunks;
   return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
 }

@@ -380,6 +380,8 @@ axis_bench() {
     # 32 bytes of each C slice (half a sector at one lane: the neighbouring block, launched next
     # to it, reads the other half), so that two to eight blocks share a multiprocessor and one
     # block's reductions overlap another's loads; one read at C = 4096 in blocks of 256.
+    # Measured slower on an H100 (bench/results/2026-12-06-h100/axis-bench-bdb8e7b.txt): two
+    # lanes 0.79 against 0.90-0.91 at C = 1024, one lane 0.23-0.33.
     axis_plan_ "alt_c1024_L2_${dtype}"    $dtype $((16 * scale)) 1024 4096 "lanes = 2, rows = 64, vector = $v, chunks = 16"
     axis_plan_ "alt_c1024_L1_${dtype}"    $dtype $((16 * scale)) 1024 4096 "lanes = 1, rows = 64, vector = $v, chunks = 16"
     axis_plan_ "alt_c2048_L2_${dtype}"    $dtype $((8 * scale)) 2048 4096 "lanes = 2, rows = 128, vector = $v, chunks = 16"

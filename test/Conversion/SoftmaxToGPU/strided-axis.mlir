@@ -166,11 +166,15 @@ func.func @online(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
 // step): a third value a column carried, the error of each addition from the larger operand.
 // CHECK-LABEL: gpu.func @online_long_0_strided_axis(
 // CHECK: scf.for %{{.+}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK: %[[LARGER:.+]] = arith.cmpf oge, %[[RUNNING:.+]], %[[SPAN:.+]] : f32
+// The running sum and the compensation are both rescaled to the new max (one factor).
+// CHECK: %[[RUNNING:.+]] = arith.mulf %arg{{[0-9]+}}, %[[RESCALE:.+]] : f32
+// CHECK: %[[LARGER:.+]] = arith.cmpf oge, %[[RUNNING]], %[[SPAN:.+]] : f32
 // CHECK: %[[LARGE:.+]] = arith.select %[[LARGER]], %[[RUNNING]], %[[SPAN]] : f32
 // CHECK: %[[SMALL:.+]] = arith.select %[[LARGER]], %[[SPAN]], %[[RUNNING]] : f32
 // CHECK: %[[LOST:.+]] = arith.subf %[[LARGE]], %{{.+}} : f32
-// CHECK: arith.addf %[[LOST]], %[[SMALL]] : f32
+// CHECK: %[[ERROR:.+]] = arith.addf %[[LOST]], %[[SMALL]] : f32
+// CHECK: %[[CARRIED:.+]] = arith.mulf %arg{{[0-9]+}}, %[[RESCALE]] : f32
+// CHECK: arith.addf %[[CARRIED]], %[[ERROR]] : f32
 // CHECK: scf.yield
 func.func @online_long(%x: tensor<2x66560x64xf32>) -> tensor<2x66560x64xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]} : tensor<2x66560x64xf32> -> tensor<2x66560x64xf32>

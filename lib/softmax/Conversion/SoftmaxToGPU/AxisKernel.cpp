@@ -687,20 +687,18 @@ void AxisEmitter::emitOnlinePath() {
         for (Value x : column)
           terms.push_back(emitExpShifted(b, loc, x, safe));
         Value spanSum = combineAll(terms, /*isMax=*/false);
+        Value total = addf(running, spanSum);
         newMaxes.push_back(newMax);
-        if (!compensated) {
-          newSums.push_back(addf(running, spanSum));
+        newSums.push_back(total);
+        if (!compensated)
           continue;
-        }
         // Neumaier's step: the rounding error of running + spanSum, from the larger operand
         // (both are >= 0).
-        Value total = addf(running, spanSum);
         Value runningLarger =
             arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, running, spanSum);
         Value large = select(runningLarger, running, spanSum);
         Value small = select(runningLarger, spanSum, running);
         Value error = addf(arith::SubFOp::create(b, loc, large, total), small);
-        newSums.push_back(total);
         newCompensations.push_back(addf(mulf(compensation, rescale), error));
       }
       SmallVector<Value> yielded = newMaxes;

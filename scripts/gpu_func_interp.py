@@ -97,7 +97,10 @@ class MemRef:
         for i, s in zip(idx, self.sizes):
             if not 0 <= i < s:
                 raise IndexError(f"index {idx} out of bounds {self.sizes}")
-        return self.offset + sum(i * s for i, s in zip(idx, self.strides))
+        linear = self.offset + sum(i * s for i, s in zip(idx, self.strides))
+        if not 0 <= linear < len(self.data):
+            raise IndexError(f"index {idx} of a view at {self.offset} is outside the buffer")
+        return linear
 
 
 def element_type(text):
@@ -198,6 +201,22 @@ def execute(ops, env, ctx):
                 else:
                     raise NotImplementedError(text)
             env[res[0]] = np.float32(r)
+        elif name == "memref.extract_strided_metadata":
+            m, rank = val(0), len(val(0).sizes)
+            env[res[0]] = m  # the base buffer: only passed on
+            env[res[1]] = m.offset
+            for i in range(rank):
+                env[res[2 + i]] = m.sizes[i]
+                env[res[2 + rank + i]] = m.strides[i]
+        elif name == "memref.reinterpret_cast":
+            # A view of the same data: the source's offset is replaced, not added to.
+            m = val(0)
+
+            def listed(key):
+                items = re.search(key + r":\s*\[([^\]]*)\]", text).group(1).split(",")
+                return [env[t.strip()] if t.strip().startswith("%") else int(t) for t in items]
+            env[res[0]] = MemRef(m.data, listed("offset")[0], listed("sizes"), listed("strides"),
+                                 m.dtype)
         elif name == "memref.dim":
             env[res[0]] = val(0).sizes[val(1)]
         elif name == "memref.load":

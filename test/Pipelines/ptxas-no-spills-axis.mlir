@@ -1,7 +1,8 @@
 // Every strided_axis kernel (a softmax over a non-last axis, AxisKernel.cpp) of the plans that
-// softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512), the online
-// path (C = 4096) and a dynamic C (both paths in the general plan's kernels, the register path
-// in its tiers'), assembles with ptxas for sm_90
+// softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512, 2048, 4096;
+// f32 C = 2048 and 4096 in blocks of 512), the online path (the scalar kernels of C = 2048 and
+// 4096, in blocks of 256) and a dynamic C (both paths in the general plan's kernels, the register
+// path in its tiers'), assembles with ptxas for sm_90
 // without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
 // TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
 // REQUIRES: ptxas
@@ -11,21 +12,26 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 20 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
+// 21 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
 // blocks), and the tiers of the five with a dynamic C:
 // 9 (f32), 8 (bf16 log_softmax: f32 values), 10 (bf16), 8 (bf16 to f32: f32 values), 8 (scaled
 // f16: f32 values). The general plans' online paths carry compensated running sums (a dynamic
 // C may be long).
-// COUNT: 83
+// COUNT: 85
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'c2048_f32_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'cluster_c4096_f32_0_strided_axis' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
+func.func @c2048_f32(%x: tensor<8x2048x4096xf32>) -> tensor<8x2048x4096xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<8x2048x4096xf32>
+  return %p : tensor<8x2048x4096xf32>
+}
 func.func @c8_f32(%x: tensor<16x8x4096xf32>) -> tensor<16x8x4096xf32> {
   %p = softmax.softmax %x axis = 1 : tensor<16x8x4096xf32>
   return %p : tensor<16x8x4096xf32>

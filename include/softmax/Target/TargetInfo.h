@@ -66,12 +66,23 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 
 /// Registers a thread of a strided_axis kernel needs for `chunks` axis values of `vector`
 /// columns each held in registers (as f32): the values, four per column (the column's max,
-/// sum, factor and a partial from the other rows), and 56 for addresses and indices (calibrated
-/// with ptxas -v on the generated kernels, which then do not spill). A log_softmax takes 8
-/// more: 9 chunks of 4 in blocks of 512 spilled 8 bytes at 112 and none at 120 (generated seeds
-/// 240 and 376 of the strided_axis family, docs/fuzzing.md).
+/// sum, factor and a partial from the other rows), and for addresses and indices:
+///  - `lean` (the vector kernel of a static C, AxisKernel.cpp's leanAddressing: its chunks
+///    through one view an operand, no compare where a chunk cannot pass C): 40, 48 more for a
+///    log_softmax, 32 more after a prologue (scales, roundings). Calibrated with ptxas -v on
+///    test/Pipelines/ptxas-no-spills-axis.mlir and the generator's strided_axis family: 64
+///    plain values on vectors of 4 need 88-104, a log_softmax's or those after a scale and a
+///    rounding up to 144 (generator seeds 190 and 230), so that neither is held in blocks of
+///    512 threads (128 registers).
+///  - otherwise (four-index accesses, each chunk's 64-bit axis index live from its load to its
+///    store, and a compare each): 56, and 8 more for a log_softmax (9 chunks of 4 in blocks of
+///    512 spilled 8 bytes at 112 and none at 120: generated seeds 240 and 376 of the
+///    strided_axis family, docs/fuzzing.md).
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
-inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax) {
+inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax,
+                                       bool hasPrologue, bool lean) {
+  if (lean)
+    return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0);
   return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0);
 }
 

@@ -7,9 +7,11 @@
 // rows * chunks covers C; the C slices a warp reads are at least a 32-byte sector and at most
 // the inner columns there are (inner = 3: one lane). 16-bit values of a plain softmax over a
 // static C are held packed (two a register), so up to 128 a thread where f32 ones take 64:
-// bf16 C = 4096 stays in registers (2 lanes x 256 rows x 16), f32 C = 4096 takes the online
-// plan (rows * chunks < C: two passes over the column), as does a bf16 log_softmax (values held
-// as f32). A dynamic C is planned for C = 256 and holds both paths.
+// C = 4096 stays in registers (2 lanes x 256 rows x 16) for both in blocks of 512 (f32 in the
+// lean kernel of a static C: getStridedAxisRegisters); with 256 threads a block f32 C = 4096
+// takes the online plan (rows * chunks < C: two passes over the column), as does a bf16
+// log_softmax (values held as f32) in any block. A dynamic C is planned for C = 256 and holds
+// both paths; its tiers are the static plans as four-index kernels (f32 up to C = 2048).
 
 // CHECK-LABEL: func.func @f32_64x1x1024_axis1
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 1>]
@@ -81,7 +83,7 @@ func.func @f32_16x1000x1024_axis1(%x: tensor<16x1000x1024xf32>) -> tensor<16x100
 // CHECK-LABEL: func.func @f32_16x4096x1024_axis1
 // T256-LABEL: func.func @f32_16x4096x1024_axis1
 // T256: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 4>]
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 16>]
 func.func @f32_16x4096x1024_axis1(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x4096x1024xf32> -> tensor<16x4096x1024xf32>
   return %0 : tensor<16x4096x1024xf32>

@@ -53,6 +53,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/Sequence.h"
@@ -64,7 +65,6 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 namespace {
-
 /// memref<?x?x?x?xT, strided<[?, ?, ?, 1], offset: ?>>: [outer, C, mid, last].
 MemRefType getAxisViewType(Type elementType) {
   int64_t d = ShapedType::kDynamic;
@@ -171,6 +171,38 @@ bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier
                    op.getRowWidth() <= plan.getAxisCapacity()));
 }
 
+/// The most threads a block of the scalar kernel has (scalarKernelPlan).
+constexpr int64_t kMaxScalarKernelBlock = 256;
+
+/// The plan of the scalar kernel of `plan`: its columns (lanes and vector, so the same grid) in
+/// blocks of at most kMaxScalarKernelBlock threads (fewer rows a column), one block a column.
+/// The scalar kernel holds each column's indices and validity apart; in the blocks of 512 of
+/// the plans that hold 64 values a thread (f32 C = 2048 and 4096) it spilled 16-204 bytes at
+/// the 128 registers there, whatever the values a thread (generator seeds 8, 168, 181, 283,
+/// 337 and 376 of the strided_axis family); blocks of 256 may have 255.
+StrategyAttr scalarKernelPlan(StrategyAttr plan) {
+  int64_t rows = std::max<int64_t>(
+      1, std::min(plan.getRows(), kMaxScalarKernelBlock / plan.getLanes()));
+  return StrategyAttr::get(plan.getContext(), KernelPlan::strided_axis, plan.getLanes(), rows,
+                           plan.getVector(), plan.getChunks());
+}
+
+/// Whether a kernel of `plan` takes the sizes its op's type knows as constants, checks only the
+/// chunks that may pass C, and addresses its chunks through one view an operand
+/// (AxisEmitter::columnView): the vector kernel of a static C whose values are f32. Four-index
+/// accesses kept each chunk's 64-bit axis index live from its load to its store: 64 values a
+/// thread took 112-128 registers, 88-96 so (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks
+/// spilled at 128 before, none from 88 now). Not where the kernel holds 16-bit values packed,
+/// in the scalar kernel, or for a dynamic C: with loads that no compare guards, or with
+/// budgets fitted to the new code, ptxas spilled those (the packed bf16 C = 4096 on 16 chunks of
+/// 8, 16 bytes at 112 and at every budget up to 136; the scalar kernel of generator seed 181,
+/// 176 bytes at 128; a dynamic C's tiers and general kernels of 24 generator seeds of the
+/// strided_axis family, 8-184 bytes), so they keep the code of their measured plans.
+bool usesLeanAddressing(FusedOp op, StrategyAttr plan, bool vectorized, bool tier) {
+  return vectorized && !tier && !ShapedType::isDynamic(op.getRowWidth()) &&
+         !holdsPackedValues(op, plan, vectorized, tier);
+}
+
 /// Blocks of a cluster that share each column in a kernel of `plan`: its cluster in the vector
 /// kernel; the scalar kernel (rare layouts) has one block a column.
 int64_t getAxisKernelClusterBlocks(StrategyAttr plan, bool vectorized) {
@@ -202,17 +234,40 @@ public:
               bool vectorized, bool tier)
       : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized), tier(tier),
         packedValues(holdsPackedValues(op, plan, vectorized, tier)),
-        clusterBlocks(getAxisKernelClusterBlocks(plan, vectorized)) {}
+        clusterBlocks(getAxisKernelClusterBlocks(plan, vectorized)),
+        lean(usesLeanAddressing(op, plan, vectorized, tier)) {}
 
   void emit();
 
 private:
   /// The prologue on one value: scales and roundings (checkStridedAxisSupported).
   Value applyPrologue(Value value);
-  /// The f32 values (prologue applied) of this thread's columns at axis index `c`; -inf for
-  /// columns outside the tensor or c >= C.
-  SmallVector<Value> load(Value c);
-  void store(Value c, ArrayRef<Value> values);
+  /// One of a thread's chunks: its axis index `c`, its row `index` in the thread's column
+  /// views (the vector kernel's inView / outView), and whether `c` may be past C (else no
+  /// compare is emitted: a static C that the chunk's rows cannot pass).
+  struct Chunk {
+    Value c, index;
+    bool mayPassAxis;
+  };
+  /// The condition under which `chunk`'s loads (or stores) of column slot `v` are in the
+  /// tensor, null where they always are (a lean kernel's loads read a valid column in place of
+  /// one past the tensor's: addColumn in emit).
+  Value inTensor(const Chunk &chunk, int64_t v, bool store);
+  /// The f32 values (prologue applied) of this thread's columns at `chunk`; -inf for columns
+  /// outside the tensor or c >= C.
+  SmallVector<Value> load(const Chunk &chunk);
+  void store(const Chunk &chunk, ArrayRef<Value> values);
+  /// The vector kernel's view of `memref` for this thread's columns: [chunk, vector] at axis
+  /// index `first` + chunk * rows. One 64-bit address and one stride for all the chunks, where
+  /// four-index accesses kept each chunk's 64-bit axis index live from its load to its store
+  /// (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks spilled at 128 registers).
+  Value columnView(Value memref, Value first);
+  void setColumnViews(Value first) {
+    if (!leanAddressing())
+      return;
+    inView = columnView(in, first);
+    outView = columnView(out, first);
+  }
 
   /// A vector as loaded (16-bit storage: two values a register; -inf past C where no scale
   /// follows, else zeros outside the tensor) and, where its axis index `c` may be past C and
@@ -222,7 +277,7 @@ private:
   struct Packed {
     Value raw, inAxis;
   };
-  Packed loadPacked(Value c, bool mayPassAxis);
+  Packed loadPacked(const Chunk &chunk);
   /// Whether a packed vector past C may be loaded as -inf (no scale in the prologue).
   bool fillsNegInf();
   SmallVector<Value> expand(const Packed &packed);
@@ -241,7 +296,7 @@ private:
   Value firstAxisValue();
 
   void emitRegisterPath();
-  void emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed);
+  void emitPackedRegisterPath(ArrayRef<Chunk> axisChunks, ArrayRef<Packed> packed);
   void emitOnlinePath();
 
   bool vectorized;
@@ -250,6 +305,7 @@ private:
   bool packedValues;
   /// Blocks of the cluster that share each column (1: a block a column).
   int64_t clusterBlocks;
+  bool lean;
 
   Value in, out, smem;
   /// Over a cluster: this block's rank in it, and its (max, sum) exchange slots.
@@ -257,8 +313,14 @@ private:
   SmallVector<Value> scalarFactors;
   Value lane, row, outer, axisSize;
   /// Per column slot (one in the vector kernel: the vector's first column): its mid and last
-  /// indices and whether it is in the tensor.
+  /// indices and whether it is in the tensor (null where every column is: a static inner
+  /// size that is whole blocks of columns).
   SmallVector<Value> colMid, colLast, colValid;
+  /// The vector kernel's column views of the path being emitted (setColumnViews).
+  Value inView, outView;
+
+  /// usesLeanAddressing for this kernel.
+  bool leanAddressing() const { return lean; }
 };
 
 Value AxisEmitter::applyPrologue(Value value) {
@@ -273,65 +335,105 @@ Value AxisEmitter::applyPrologue(Value value) {
   return value;
 }
 
-SmallVector<Value> AxisEmitter::load(Value c) {
+Value AxisEmitter::inTensor(const Chunk &chunk, int64_t v, bool store) {
+  // A lean kernel's loads read a valid column in place of one past the tensor (addColumn).
+  Value cond = store || !leanAddressing() ? colValid[v] : Value();
+  if (chunk.mayPassAxis || !leanAddressing()) {
+    Value inAxis = cmpi(arith::CmpIPredicate::ult, chunk.c, axisSize);
+    cond = cond ? andi(inAxis, cond) : inAxis;
+  }
+  return cond;
+}
+
+Value AxisEmitter::columnView(Value memref, Value first) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  ValueRange strides = meta.getStrides();
+  Value offset = add(meta.getOffset(), mul(outer, strides[0]));
+  offset = add(offset, mul(first, strides[1]));
+  offset = add(offset, mul(colMid[0], strides[2]));
+  offset = add(offset, colLast[0]);
+  Value step = mul(idx(rows), strides[1]);
+  int64_t d = ShapedType::kDynamic;
+  Type elementType = cast<MemRefType>(memref.getType()).getElementType();
+  auto type = MemRefType::get({d, vector}, elementType,
+                              StridedLayoutAttr::get(b.getContext(), d, {d, 1}));
+  // Sizes are not checked: the accesses are guarded by inTensor.
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, memref, OpFoldResult(offset),
+      ArrayRef<OpFoldResult>{OpFoldResult(axisSize), OpFoldResult(b.getIndexAttr(vector))},
+      ArrayRef<OpFoldResult>{OpFoldResult(step), OpFoldResult(b.getIndexAttr(1))});
+}
+
+SmallVector<Value> AxisEmitter::load(const Chunk &chunk) {
   Type elementType = op.getInput().getType().getElementType();
-  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
   SmallVector<Value> values;
   if (vectorized) {
     auto valuesType = VectorType::get({vector}, f32);
-    Value packed = ifElse(
-        andi(inAxis, colValid[0]), valuesType,
-        [&] {
-          int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-          Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
-                                                in, ValueRange{outer, c, colMid[0], colLast[0]},
-                                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-          SmallVector<Value> elements;
-          for (int64_t v = 0; v < vector; ++v)
-            elements.push_back(
-                applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v))));
-          return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
-        },
-        [&] { return vector::BroadcastOp::create(b, loc, valuesType, negInf()).getResult(); });
+    auto loadValues = [&] {
+      int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
+      auto loadedType = VectorType::get({vector}, elementType);
+      Value loaded =
+          inView ? vector::LoadOp::create(b, loc, loadedType, inView,
+                                          ValueRange{chunk.index, idx(0)},
+                                          /*nontemporal=*/false, llvm::MaybeAlign(bytes))
+                 : vector::LoadOp::create(b, loc, loadedType, in,
+                                          ValueRange{outer, chunk.c, colMid[0], colLast[0]},
+                                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      SmallVector<Value> elements;
+      for (int64_t v = 0; v < vector; ++v)
+        elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v))));
+      return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
+    };
+    Value cond = inTensor(chunk, 0, /*store=*/false);
+    Value packed =
+        cond ? ifElse(cond, valuesType, loadValues,
+                      [&] {
+                        return vector::BroadcastOp::create(b, loc, valuesType, negInf())
+                            .getResult();
+                      })
+             : loadValues();
     for (int64_t v = 0; v < vector; ++v)
       values.push_back(vector::ExtractOp::create(b, loc, packed, v));
     return values;
   }
-  for (int64_t v = 0; v < vector; ++v)
-    values.push_back(ifElse(
-        andi(inAxis, colValid[v]), f32,
-        [&] {
-          Value x = memref::LoadOp::create(b, loc, in,
-                                           ValueRange{outer, c, colMid[v], colLast[v]});
-          return applyPrologue(toF32(x));
-        },
-        [&] { return negInf(); }));
+  for (int64_t v = 0; v < vector; ++v) {
+    auto loadValue = [&] {
+      Value x = memref::LoadOp::create(b, loc, in,
+                                       ValueRange{outer, chunk.c, colMid[v], colLast[v]});
+      return applyPrologue(toF32(x));
+    };
+    Value cond = inTensor(chunk, v, /*store=*/false);
+    values.push_back(cond ? ifElse(cond, f32, loadValue, [&] { return negInf(); })
+                          : loadValue());
+  }
   return values;
 }
 
-AxisEmitter::Packed AxisEmitter::loadPacked(Value c, bool mayPassAxis) {
+AxisEmitter::Packed AxisEmitter::loadPacked(const Chunk &chunk) {
   Type elementType = op.getInput().getType().getElementType();
   auto rawType = VectorType::get({vector}, elementType);
-  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
-  Value raw = ifElse(
-      andi(inAxis, colValid[0]), rawType,
-      [&] {
-        return vector::LoadOp::create(b, loc, rawType, in,
-                                      ValueRange{outer, c, colMid[0], colLast[0]},
-                                      /*nontemporal=*/false, llvm::MaybeAlign(vector * 2))
-            .getResult();
-      },
-      [&] {
-        // Past C: -inf as loaded, where no scale follows (a negative or zero factor would
-        // make it +inf or NaN), so that no use selects (a select at each use of each chunk
-        // that may pass C kept f32 copies: 9 chunks of f16 over a cluster of 8 spilled 12
-        // bytes at 128 registers, C = 2049). Zeros otherwise, and in columns past the
-        // tensor's (each column is reduced on its own and those are never stored).
-        if (mayPassAxis && fillsNegInf())
-          return negInfOf(rawType);
-        return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
-      });
-  return {raw, mayPassAxis && !fillsNegInf() ? inAxis : Value()};
+  auto loadRaw = [&] {
+    return vector::LoadOp::create(b, loc, rawType, in,
+                                  ValueRange{outer, chunk.c, colMid[0], colLast[0]},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(vector * 2))
+        .getResult();
+  };
+  Value cond = inTensor(chunk, 0, /*store=*/false);
+  if (!cond)
+    return {loadRaw(), Value()};
+  Value raw = ifElse(cond, rawType, loadRaw, [&] {
+    // Past C: -inf as loaded, where no scale follows (a negative or zero factor would
+    // make it +inf or NaN), so that no use selects (a select at each use of each chunk
+    // that may pass C kept f32 copies: 9 chunks of f16 over a cluster of 8 spilled 12
+    // bytes at 128 registers, C = 2049). Zeros otherwise, and in columns past the
+    // tensor's (each column is reduced on its own and those are never stored).
+    if (chunk.mayPassAxis && fillsNegInf())
+      return negInfOf(rawType);
+    return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
+  });
+  if (!chunk.mayPassAxis || fillsNegInf())
+    return {raw, Value()};
+  return {raw, cmpi(arith::CmpIPredicate::ult, chunk.c, axisSize)};
 }
 
 bool AxisEmitter::fillsNegInf() {
@@ -350,9 +452,14 @@ SmallVector<Value> AxisEmitter::expand(const Packed &packed) {
   return values;
 }
 
-void AxisEmitter::store(Value c, ArrayRef<Value> values) {
+void AxisEmitter::store(const Chunk &chunk, ArrayRef<Value> values) {
   Type elementType = op.getResult().getType().getElementType();
-  Value inAxis = cmpi(arith::CmpIPredicate::ult, c, axisSize);
+  auto guarded = [&](Value cond, function_ref<void()> body) {
+    if (cond)
+      ifThen(cond, body);
+    else
+      body();
+  };
   if (vectorized) {
     // Converted as one vector: the back end packs pairs (cvt.rn.bf16x2.f32 / f16x2).
     Value wide = vector::FromElementsOp::create(b, loc, VectorType::get({vector}, f32), values);
@@ -360,17 +467,22 @@ void AxisEmitter::store(Value c, ArrayRef<Value> values) {
     Value packed =
         elementType.isF32() ? wide : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
     int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-    ifThen(andi(inAxis, colValid[0]), [&] {
-      vector::StoreOp::create(b, loc, packed, out, ValueRange{outer, c, colMid[0], colLast[0]},
-                              /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    guarded(inTensor(chunk, 0, /*store=*/true), [&] {
+      if (outView)
+        vector::StoreOp::create(b, loc, packed, outView, ValueRange{chunk.index, idx(0)},
+                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      else
+        vector::StoreOp::create(b, loc, packed, out,
+                                ValueRange{outer, chunk.c, colMid[0], colLast[0]},
+                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
     });
     return;
   }
   for (int64_t v = 0; v < vector; ++v) {
     Value converted = fromF32(values[v], elementType);
-    ifThen(andi(inAxis, colValid[v]), [&] {
+    guarded(inTensor(chunk, v, /*store=*/true), [&] {
       memref::StoreOp::create(b, loc, converted, out,
-                              ValueRange{outer, c, colMid[v], colLast[v]});
+                              ValueRange{outer, chunk.c, colMid[v], colLast[v]});
     });
   }
 }
@@ -531,29 +643,30 @@ void AxisEmitter::combineCluster(SmallVector<Value> &max, SmallVector<Value> &su
 void AxisEmitter::emitRegisterPath() {
   // Axis values c = first + k * rows, k < chunks, all of them in registers (first: the row,
   // plus the block's slice of the column over a cluster).
-  SmallVector<Value> axisIndex;
+  SmallVector<Chunk> axisChunks;
   SmallVector<SmallVector<Value>> values;
   SmallVector<Packed> packed;
   Value first = firstAxisValue();
+  setColumnViews(first);
   for (int64_t k = 0; k < chunks; ++k) {
-    axisIndex.push_back(add(first, idx(k * rows)));
     // A static C: chunk k is past C only in rows >= C - k * rows (of the cluster's last
     // block); a tier's (dynamic) C may end before any chunk.
     int64_t staticC = op.getRowWidth();
     int64_t lastSlice = (clusterBlocks - 1) * rows * chunks;
     bool mayPassAxis = ShapedType::isDynamic(staticC) || lastSlice + (k + 1) * rows > staticC;
+    axisChunks.push_back({add(first, idx(k * rows)), idx(k), mayPassAxis});
     if (packedValues)
-      packed.push_back(loadPacked(axisIndex.back(), mayPassAxis));
+      packed.push_back(loadPacked(axisChunks.back()));
     else
-      values.push_back(load(axisIndex.back()));
+      values.push_back(load(axisChunks.back()));
   }
   if (packedValues) {
-    emitPackedRegisterPath(axisIndex, packed);
+    emitPackedRegisterPath(axisChunks, packed);
     return;
   }
   if (op.getNormalization() == Normalization::none) {
     for (int64_t k = 0; k < chunks; ++k)
-      store(axisIndex[k], values[k]);
+      store(axisChunks[k], values[k]);
     return;
   }
   SmallVector<Value> localMax;
@@ -588,11 +701,11 @@ void AxisEmitter::emitRegisterPath() {
     for (int64_t v = 0; v < vector; ++v)
       results.push_back(emitNormalize(b, loc, op, values[k][v],
                                       clusterBlocks > 1 ? Value() : exps[k][v], stats[v]));
-    store(axisIndex[k], results);
+    store(axisChunks[k], results);
   }
 }
 
-void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Packed> packed) {
+void AxisEmitter::emitPackedRegisterPath(ArrayRef<Chunk> axisChunks, ArrayRef<Packed> packed) {
   SmallVector<Value> localMax;
   if (op.getPrologue().empty()) {
     // Without a prologue each column's max is that of its 16-bit values as loaded, taken two
@@ -635,7 +748,7 @@ void AxisEmitter::emitPackedRegisterPath(ArrayRef<Value> axisIndex, ArrayRef<Pac
     SmallVector<Value> values = expand(packed[k]);
     for (int64_t v = 0; v < vector; ++v)
       values[v] = emitNormalize(b, loc, op, values[v], Value(), stats[v]);
-    store(axisIndex[k], values);
+    store(axisChunks[k], values);
   }
 }
 
@@ -650,8 +763,18 @@ void AxisEmitter::emitOnlinePath() {
   int64_t staticC = op.getRowWidth();
   bool compensated =
       ShapedType::isDynamic(staticC) || llvm::divideCeil(staticC, rows * chunks) > kMaxPlainSpans;
-  Value spans = arith::CeilDivUIOp::create(b, loc, axisSize, span);
-  auto axisIndexAt = [&](Value base, int64_t k) { return add(add(base, row), idx(k * rows)); };
+  // The loops' bound from the view's C even where the type's is static (the loops stay
+  // rolled; the chunk guards use the static C).
+  Value spans =
+      arith::CeilDivUIOp::create(b, loc, memref::DimOp::create(b, loc, in, 1), span);
+  // Chunk k of span i: axis index i * span + row + k * rows, row i * chunks + k of the column
+  // views. Past C only in a span that C ends within.
+  setColumnViews(row);
+  bool mayPassAxis = ShapedType::isDynamic(staticC) || staticC % (rows * chunks) != 0;
+  auto chunkAt = [&](Value i, int64_t k) -> Chunk {
+    return {add(add(mul(i, span), row), idx(k * rows)), add(mul(i, idx(chunks)), idx(k)),
+            mayPassAxis};
+  };
   SmallVector<NormalizationStats> stats;
   if (op.getNormalization() != Normalization::none) {
     // Pass 1: a running max and sum per column over this thread's axis values. Over many
@@ -666,10 +789,9 @@ void AxisEmitter::emitOnlinePath() {
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      Value base = mul(loop.getInductionVar(), span);
       SmallVector<SmallVector<Value>> values;
       for (int64_t k = 0; k < chunks; ++k)
-        values.push_back(load(axisIndexAt(base, k)));
+        values.push_back(load(chunkAt(loop.getInductionVar(), k)));
       SmallVector<Value> newMaxes, newSums, newCompensations;
       for (int64_t v = 0; v < vector; ++v) {
         Value max = loop.getRegionIterArgs()[v];
@@ -727,14 +849,13 @@ void AxisEmitter::emitOnlinePath() {
   auto loop = scf::ForOp::create(b, loc, idx(0), spans, idx(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value base = mul(loop.getInductionVar(), span);
   for (int64_t k = 0; k < chunks; ++k) {
-    Value c = axisIndexAt(base, k);
-    SmallVector<Value> values = load(c);
+    Chunk chunk = chunkAt(loop.getInductionVar(), k);
+    SmallVector<Value> values = load(chunk);
     if (op.getNormalization() != Normalization::none)
       for (int64_t v = 0; v < vector; ++v)
         values[v] = emitNormalize(b, loc, op, values[v], Value(), stats[v]);
-    store(c, values);
+    store(chunk, values);
   }
 }
 
@@ -759,10 +880,32 @@ void AxisEmitter::emit() {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, loc, tid, idx(lanes));
   row = arith::DivUIOp::create(b, loc, tid, idx(lanes));
-  axisSize = memref::DimOp::create(b, loc, in, 1);
-  Value mid = memref::DimOp::create(b, loc, in, 2);
-  Value last = memref::DimOp::create(b, loc, in, 3);
-  Value inner = mul(mid, last);
+  // Sizes the op's type knows are constants (a static C then needs no compare in the chunks
+  // it cannot pass, a static `last` no division by a value).
+  RankedTensorType inputType = op.getInput().getType();
+  int64_t rank = inputType.getRank();
+  int64_t axis = op.getNormalizedAxis();
+  bool hasMid = axis + 1 < rank - 1;
+  auto sizeOf = [&](int64_t viewDim, int64_t from, int64_t to) -> Value {
+    if (!leanAddressing())
+      return memref::DimOp::create(b, loc, in, viewDim);
+    int64_t size = 1;
+    for (int64_t d = from; d < to; ++d) {
+      if (inputType.isDynamicDim(d))
+        return memref::DimOp::create(b, loc, in, viewDim);
+      size *= inputType.getDimSize(d);
+    }
+    return idx(size);
+  };
+  axisSize = sizeOf(1, axis, axis + 1);
+  Value mid = sizeOf(2, axis + 1, hasMid ? rank - 1 : axis + 1);
+  Value last = sizeOf(3, rank - 1, rank);
+  std::optional<int64_t> staticMid = getConstantIntValue(mid),
+                         staticLast = getConstantIntValue(last);
+  std::optional<int64_t> staticInner;
+  if (staticMid && staticLast)
+    staticInner = *staticMid * *staticLast;
+  Value inner = staticInner ? idx(*staticInner) : mul(mid, last);
   // Block (outer index, column block): the grid is outer * ceil(inner / (lanes * vector)).
   int64_t columns = lanes * vector;
   Value columnBlocks = arith::CeilDivUIOp::create(b, loc, inner, idx(columns));
@@ -774,11 +917,17 @@ void AxisEmitter::emit() {
   }
   outer = arith::DivUIOp::create(b, loc, block, columnBlocks);
   Value first = mul(arith::RemUIOp::create(b, loc, block, columnBlocks), idx(columns));
-  // The axis is the second to last: mid is 1 and a column is its `last` index.
-  int64_t rank = op.getInput().getType().getRank();
-  bool hasMid = op.getNormalizedAxis() + 1 < rank - 1;
+  // The axis is the second to last: mid is 1 and a column is its `last` index. Every column
+  // is in the tensor where a static inner size is whole blocks of columns.
+  bool wholeBlocks = leanAddressing() && staticInner && *staticInner % columns == 0;
   auto addColumn = [&](Value j) {
-    colValid.push_back(cmpi(arith::CmpIPredicate::ult, j, inner));
+    colValid.push_back(wholeBlocks ? Value() : cmpi(arith::CmpIPredicate::ult, j, inner));
+    // A lean kernel loads a column past the tensor's from column 0 instead (each column is
+    // reduced on its own, and those are not stored), so that no load waits on the column's
+    // guard: with each chunk's load guarded so, ptxas spilled 12-96 bytes at every budget from
+    // 96 to 128 (f32 C = 4096 over 147 columns, generator seed 50 of the strided_axis family).
+    if (leanAddressing() && colValid.back())
+      j = select(colValid.back(), j, idx(0));
     if (!hasMid) {
       colMid.push_back(idx(0));
       colLast.push_back(j);
@@ -856,25 +1005,31 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // that are not whole aligned vectors (rare), holds each column's indices and validity apart:
   // it gets every register a block of its size may have, so that it does not spill either.
   int64_t limit = target.registersPerThread(threads);
-  int64_t needed = holdsPackedValues(op, plan, vectorized, tier)
-                       ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
+  bool packed = holdsPackedValues(op, plan, vectorized, tier);
+  int64_t needed = packed ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
                                                        !op.getPrologue().empty(), tier)
                        : getStridedAxisRegisters(plan.getVector(), plan.getChunks(),
                                                  op.getNormalization() ==
-                                                     Normalization::log_softmax);
+                                                     Normalization::log_softmax,
+                                                 !op.getPrologue().empty(),
+                                                 usesLeanAddressing(op, plan, vectorized, tier));
   bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
   // At least 64 (80 over a cluster: a bf16 plan of 32 values, which took the 64 it had, spilled
   // 20 bytes there with the exchange), at most the block's limit.
   int64_t floor = std::min<int64_t>(overCluster ? 80 : 64, limit);
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), floor, limit) : limit;
-  // A kernel over a cluster gets every register its blocks a multiprocessor leave: the most
-  // that keeps as many blocks resident as the estimate does, room for the exchange's addresses
-  // and merged pairs without a block less: 9 chunks of f16 values over 8 blocks spilled 32
-  // bytes at 96 registers, where up to 128 keep the same two blocks of 256; bf16 plans at 128
-  // with 8 registers more would have one block of 256 a multiprocessor.
-  if (overCluster) {
+  // A lean vector kernel (usesLeanAddressing), and any over a cluster, gets every register its blocks a
+  // multiprocessor leave: the most that keeps as many blocks resident as the estimate does.
+  // ptxas's spills are not monotone in the budget (f32 C = 512 on 16 chunks of 4: none at 88,
+  // 16 bytes at 96; a dynamic C's tier of 16 chunks in blocks of 512: 96 bytes at 96, none at
+  // 128), and registers under the occupancy's step buy nothing. Over a cluster, room for the
+  // exchange's addresses and merged pairs without a block less: 9 chunks of f16 values over
+  // 8 blocks spilled 32 bytes at 96 registers, where up to 128 keep the same two blocks of
+  // 256; bf16 plans at 128 with 8 registers more would have one block of 256 a
+  // multiprocessor. Kernels that hold 16-bit values packed keep their measured budgets.
+  if (overCluster || usesLeanAddressing(op, plan, vectorized, tier)) {
     int64_t resident = std::max<int64_t>(1, target.registersPerSM / (threads * registers));
     registers = std::clamp<int64_t>(
         llvm::alignDown(target.registersPerSM / (threads * resident), 8), registers, limit);
@@ -946,10 +1101,11 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
   if (hasVectorKernel)
     vectorKernel = buildAxisKernel(builder, module, kernelName("strided_axis"), op, plan,
                                    /*vectorized=*/true, /*tier=*/false, target);
+  StrategyAttr scalarPlan = scalarKernelPlan(plan);
   gpu::GPUFuncOp scalarKernel =
       buildAxisKernel(builder, module,
                       kernelName(hasVectorKernel ? "strided_axis_scalar" : "strided_axis"), op,
-                      plan, /*vectorized=*/false, /*tier=*/false, target);
+                      scalarPlan, /*vectorized=*/false, /*tier=*/false, target);
   // A dynamic C's tiers, each named after its capacity.
   SmallVector<gpu::GPUFuncOp> tierKernels;
   for (StrategyAttr tier : tiers)
@@ -1024,11 +1180,11 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
   }
   if (!hasVectorKernel)
-    return launch(scalarKernel, plan, blocks, /*vectorized=*/false);
+    return launch(scalarKernel, scalarPlan, blocks, /*vectorized=*/false);
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, vectorCondition(plan),
                                 /*withElseRegion=*/true);
   builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
   launch(vectorKernel, plan, blocks, /*vectorized=*/true);
   builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
-  launch(scalarKernel, plan, blocks, /*vectorized=*/false);
+  launch(scalarKernel, scalarPlan, blocks, /*vectorized=*/false);
 }

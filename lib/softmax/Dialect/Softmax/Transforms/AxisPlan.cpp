@@ -113,7 +113,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
     int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : 64;
     auto registersFor = [&](int64_t k) {
       if (!packed)
-        return getStridedAxisRegisters(vector, k, logSoftmax);
+        return getStridedAxisRegisters(vector, k, logSoftmax, hasPrologue,
+                                       /*lean=*/role == AxisPlanRole::Static);
       int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, k));
       int64_t lanes = std::max<int64_t>(1, std::min(threads / rows, laneCap));
       return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue,
@@ -150,7 +151,11 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   int64_t rows = threads / lanes;
   int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
   int64_t chunks = std::max<int64_t>(1, 16 / vector);
-  while (chunks > 1 && getStridedAxisRegisters(vector, chunks, logSoftmax) > registers)
+  // Chunks as the estimate of four-index kernels allows (lean = false): the online plans as
+  // measured before the lean kernels, which need fewer.
+  while (chunks > 1 &&
+         getStridedAxisRegisters(vector, chunks, logSoftmax, hasPrologue, /*lean=*/false) >
+             registers)
     --chunks;
   return StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
 }

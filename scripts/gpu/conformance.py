@@ -307,8 +307,12 @@ def axis_cases(quick=False):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)
-            # Static shapes: the plan chosen for the exact C (register or online path).
-            for c, inner in ((8, 1024), (1000, 3), (4096, 1024)):
+            # Static shapes: the plan chosen for the exact C (register or online path); the
+            # lean vector kernels of a static C (AxisKernel.cpp, usesLeanAddressing): f32 C =
+            # 2048 and 4096 in registers in blocks of 512, a last chunk past C (2047), columns
+            # past the tensor's loaded from column 0 (inner 1000: not whole blocks).
+            for c, inner in ((8, 1024), (1000, 3), (4096, 1024), (2048, 1024), (2047, 1000),
+                             (4096, 1000)):
                 shape, axis = axis_shape(kind, c, inner)
                 yield dict(name=f"axis {kind} static softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape, static=True)
@@ -345,6 +349,12 @@ def axis_cases(quick=False):
                                         f"{'x'.join(map(str, shape))}",
                                    axis=axis, variant=variant, dtype=dtype, shape=shape,
                                    special=special)
+                    # The lean kernel of the same static shape (C = 4096 in registers).
+                    shape, axis = axis_shape(kind, 4096, 1000)
+                    yield dict(name=f"axis {kind} static {variant}+{special} {dtype} "
+                                    f"{'x'.join(map(str, shape))}",
+                               axis=axis, variant=variant, dtype=dtype, shape=shape,
+                               special=special, static=True)
         # Columns of -inf only (the masked_rows policy of a column): with C = 1 each row of
         # -inf that --special=neg-inf-rows writes (rows r % 10 == 1) is a row of such columns.
         for variant in ("softmax", "log_softmax", "masked_nan"):

@@ -361,8 +361,11 @@ axis_bench() {
     if [ "$dtype" = bf16 ]; then
       axis_plan_ "alt_c64_K8_${dtype}"    $dtype $((256 * scale)) 64 4096 "lanes = 32, rows = 8, vector = $v, chunks = 8"
       axis_plan_ "alt_c512_K8_${dtype}"   $dtype $((32 * scale)) 512 4096 "lanes = 4, rows = 64, vector = $v, chunks = 8"
-      axis_plan_ "alt_c4096_on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 2"
     fi
+    # The online plan of C = 4096 (f32's chosen plan until the lean kernels held its 64 values in
+    # blocks of 512; bf16 packed holds them in registers), and f32 C = 2048's plan of before
+    # (2 lanes in blocks of 256) against the chosen 4 lanes in blocks of 512.
+    axis_plan_ "alt_c4096_on_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = $((16 / v))"
     axis_plan_ "alt_c4096_K16_${dtype}"   $dtype $((4 * scale)) 4096 4096 "lanes = 2, rows = 256, vector = $v, chunks = 16"
     # Columns over a cluster (hand-written only: chosen for C above 512 at 5231d7c, measured
     # slower than one block a column and withdrawn, docs/strategies.md): slices of 256, 512

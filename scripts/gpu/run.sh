@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-cluster]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -288,6 +288,33 @@ narrow16() {
   done
 }
 
+# The axis modes' cases, each a program written to $dir (the caller's).
+# axis_case_ NAME DTYPE AXIS DIMS...: a static softmax over AXIS of tensor<DIMSxDTYPE>.
+axis_case_() {
+  local name=$1 dtype=$2 axis=$3; shift 3
+  local dims; dims=$(IFS=x; echo "$*")
+  local t="tensor<${dims}x${dtype}>"
+  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = %s : %s\n  return %%y : %s\n}\n' \
+    "$name" "$t" "$t" "$axis" "$t" "$t" > "$dir/$name.mlir"
+  case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+}
+# axis_dyn_ NAME DTYPE SHAPE: the same over axis 1 of a dynamic rank-3 tensor.
+axis_dyn_() {
+  local name=$1 dtype=$2 shape=$3
+  local t="tensor<?x?x?x${dtype}>"
+  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = 1 : %s\n  return %%y : %s\n}\n' \
+    "$name" "$t" "$t" "$t" "$t" > "$dir/$name.mlir"
+  case_ "$name" "$dir/$name.mlir" --shape="$shape" --no-check --bench --reps=30
+}
+# axis_plan_ NAME DTYPE B C INNER PLAN: a hand-written strided_axis plan over axis 1 of
+# [B, C, INNER] (alternatives to the chosen plans, for the thresholds: docs/strategies.md).
+axis_plan_() {
+  local name=$1 dtype=$2 t="tensor<${3}x${4}x${5}x${2}>" plan=$6
+  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+    "$name" "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
+  case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+}
+
 # Softmax over a non-last axis (the strided_axis plan, docs/strategies.md), timed against a copy
 # of the same bytes: [B, C, H*W] over C (axis 1) for C = 8, 64, 512, 4096 with H*W = 4096 (and
 # 1024 at C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12,
@@ -298,31 +325,6 @@ narrow16() {
 axis_bench() {
   local dir=$work/axis-bench
   mkdir -p "$dir"
-  # axis_case_ NAME DTYPE AXIS DIMS...: a static softmax over AXIS of tensor<DIMSxDTYPE>.
-  axis_case_() {
-    local name=$1 dtype=$2 axis=$3; shift 3
-    local dims; dims=$(IFS=x; echo "$*")
-    local t="tensor<${dims}x${dtype}>"
-    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = %s : %s\n  return %%y : %s\n}\n' \
-      "$name" "$t" "$t" "$axis" "$t" "$t" > "$dir/$name.mlir"
-    case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
-  }
-  # axis_dyn_ NAME DTYPE SHAPE: the same over axis 1 of a dynamic rank-3 tensor.
-  axis_dyn_() {
-    local name=$1 dtype=$2 shape=$3
-    local t="tensor<?x?x?x${dtype}>"
-    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.softmax %%x axis = 1 : %s\n  return %%y : %s\n}\n' \
-      "$name" "$t" "$t" "$t" "$t" > "$dir/$name.mlir"
-    case_ "$name" "$dir/$name.mlir" --shape="$shape" --no-check --bench --reps=30
-  }
-  # axis_plan_ NAME DTYPE B C INNER PLAN: a hand-written strided_axis plan over axis 1 of
-  # [B, C, INNER] (alternatives to the chosen plans, for the thresholds: docs/strategies.md).
-  axis_plan_() {
-    local name=$1 dtype=$2 t="tensor<${3}x${4}x${5}x${2}>" plan=$6
-    printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
-      "$name" "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
-    case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
-  }
   # 256 MiB: 2^26 f32 or 2^27 bf16 elements.
   local dtype scale
   for dtype in f32 bf16; do
@@ -392,6 +394,29 @@ axis_bench() {
     axis_plan_ "alt_c4096_L1_${dtype}"    $dtype $((4 * scale)) 4096 4096 "lanes = 1, rows = 256, vector = $v, chunks = 16"
     axis_plan_ "alt_c4096_L1K8_${dtype}"  $dtype $((4 * scale)) 4096 4096 "lanes = 1, rows = 512, vector = $v, chunks = 8"
   done
+}
+
+# Columns over a thread-block cluster against one block a column, on the lean kernels of a
+# static C (AxisKernel.cpp, usesLeanAddressing): f32 C = 1024-4096 with 64- and 128-byte slices
+# over 2-8 blocks, and bf16 (packed values) at C = 2048 and 4096. About 40 s.
+axis_cluster() {
+  local dir=$work/axis-cluster
+  mkdir -p "$dir"
+  axis_plan_ clu_c1024_L4_f32     f32 16 1024 4096 "lanes = 4, rows = 64, vector = 4, chunks = 16"
+  axis_plan_ clu_c1024_L8Q2_f32   f32 16 1024 4096 "lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 2"
+  axis_plan_ clu_c2048_L4_f32     f32 8 2048 4096 "lanes = 4, rows = 128, vector = 4, chunks = 16"
+  axis_plan_ clu_c2048_L4Q2_f32   f32 8 2048 4096 "lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 2"
+  axis_plan_ clu_c2048_L8Q4_f32   f32 8 2048 4096 "lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4"
+  axis_plan_ clu_c2048_L4Q4K8_f32 f32 8 2048 4096 "lanes = 4, rows = 64, vector = 4, chunks = 8, cluster = 4"
+  axis_plan_ clu_c4096_L2_f32     f32 4 4096 4096 "lanes = 2, rows = 256, vector = 4, chunks = 16"
+  axis_plan_ clu_c4096_L4Q4_f32   f32 4 4096 4096 "lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 4"
+  axis_plan_ clu_c4096_L4Q2_f32   f32 4 4096 4096 "lanes = 4, rows = 128, vector = 4, chunks = 16, cluster = 2"
+  axis_plan_ clu_c4096_L8Q8_f32   f32 4 4096 4096 "lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8"
+  axis_plan_ clu_c4096_L4Q8K8_f32 f32 4 4096 4096 "lanes = 4, rows = 64, vector = 4, chunks = 8, cluster = 8"
+  axis_plan_ clu_c2048_L4_bf16    bf16 16 2048 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16"
+  axis_plan_ clu_c2048_L4Q2_bf16  bf16 16 2048 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 2"
+  axis_plan_ clu_c4096_L4Q4_bf16  bf16 8 4096 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 4"
+  axis_plan_ clu_c4096_L4Q2_bf16  bf16 8 4096 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16, cluster = 2"
 }
 
 # The conformance cases of a softmax over a non-last axis only (scripts/gpu/conformance.py
@@ -626,9 +651,10 @@ for mode in "${modes[@]}"; do
   [ "$mode" = staged-cluster ] && mode=staged_cluster
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
+  [ "$mode" = axis-cluster ] && mode=axis_cluster
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-cluster)" >&2
     exit 2
   fi
   "$mode"

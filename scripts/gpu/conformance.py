@@ -311,8 +311,9 @@ def axis_cases(quick=False):
             # lean vector kernels of a static C (AxisKernel.cpp, usesLeanAddressing): f32 C =
             # 2048 and 4096 in registers in blocks of 512, a last chunk past C (2047), columns
             # past the tensor's loaded from column 0 (inner 1000: not whole blocks).
+            # f32 C = 3000 and 4096 over a cluster of 6 and 8 blocks (AxisPlan.cpp, rule 5).
             for c, inner in ((8, 1024), (1000, 3), (4096, 1024), (2048, 1024), (2047, 1000),
-                             (4096, 1000)):
+                             (4096, 1000), (3000, 1024)):
                 shape, axis = axis_shape(kind, c, inner)
                 yield dict(name=f"axis {kind} static softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape, static=True)

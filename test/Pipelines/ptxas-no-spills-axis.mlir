@@ -1,8 +1,8 @@
 // Every strided_axis kernel (a softmax over a non-last axis, AxisKernel.cpp) of the plans that
 // softmax-select-strategy chooses, f32 and bf16, the register path (C = 8, 64, 512, 2048, 4096;
-// f32 C = 2048 and 4096 in blocks of 512), the online path (the scalar kernels of C = 2048 and
-// 4096, in blocks of 256) and a dynamic C (both paths in the general plan's kernels, the register
-// path in its tiers'), assembles with ptxas for sm_90
+// f32 C = 2048 in blocks of 512, 3000 and 4096 over clusters of 6 and 8 blocks), the online path
+// (the scalar kernels of C = 2048 and 4096, in blocks of 256) and a dynamic C (both paths in the
+// general plan's kernels, the register path in its tiers'), assembles with ptxas for sm_90
 // without spills within its budget (nvvm.maxnreg, from getStridedAxisRegisters in
 // TargetInfo.h; the scalar kernel for misaligned layouts takes the block's limit).
 // REQUIRES: ptxas
@@ -12,12 +12,12 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 21 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
+// 22 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
 // blocks), and the tiers of the five with a dynamic C:
 // 9 (f32), 8 (bf16 log_softmax: f32 values), 10 (bf16), 8 (bf16 to f32: f32 values), 8 (scaled
 // f16: f32 values). The general plans' online paths carry compensated running sums (a dynamic
 // C may be long).
-// COUNT: 85
+// COUNT: 87
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
@@ -28,6 +28,10 @@
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: bytes
 
+func.func @c3000_f32(%x: tensor<4x3000x4096xf32>) -> tensor<4x3000x4096xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<4x3000x4096xf32>
+  return %p : tensor<4x3000x4096xf32>
+}
 func.func @c2048_f32(%x: tensor<8x2048x4096xf32>) -> tensor<8x2048x4096xf32> {
   %p = softmax.softmax %x axis = 1 : tensor<8x2048x4096xf32>
   return %p : tensor<8x2048x4096xf32>

@@ -1,5 +1,6 @@
 // RUN: softmax-opt %s --softmax-select-strategy --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-select-strategy="threads-per-block=256" --split-input-file | FileCheck %s --check-prefix=T256
+// RUN: softmax-opt %s --softmax-select-strategy="chip=sm_80" --split-input-file | FileCheck %s --check-prefix=SM80
 
 // A softmax over a non-last axis gets one strided_axis plan (AxisPlan.cpp, docs/strategies.md):
 // `lanes` threads along the contiguous inner axis (`vector` elements each), `rows` threads
@@ -7,10 +8,9 @@
 // rows * chunks covers C; the C slices a warp reads are at least a 32-byte sector and at most
 // the inner columns there are (inner = 3: one lane). 16-bit values of a plain softmax over a
 // static C are held packed (two a register), so up to 128 a thread where f32 ones take 64:
-// C = 4096 stays in registers (2 lanes x 256 rows x 16) for both in blocks of 512 (f32 in the
-// lean kernel of a static C: getStridedAxisRegisters); with 256 threads a block f32 C = 4096
-// takes the online plan (rows * chunks < C: two passes over the column), as does a bf16
-// log_softmax (values held as f32) in any block. A dynamic C is planned for C = 256 and holds
+// bf16 C = 4096 stays in registers (2 lanes x 256 rows x 16) in blocks of 512, f32 C = 4096
+// over a cluster (below); a bf16 log_softmax (values held as f32) takes the online plan
+// (rows * chunks < C: two passes over the column). A dynamic C is planned for C = 256 and holds
 // both paths; its tiers are the static plans as four-index kernels (f32 up to C = 2048).
 
 // CHECK-LABEL: func.func @f32_64x1x1024_axis1
@@ -80,10 +80,16 @@ func.func @f32_16x1000x1024_axis1(%x: tensor<16x1000x1024xf32>) -> tensor<16x100
 
 // -----
 
+// f32 C = 4096: one block would have 32-byte slices (2 lanes x 256 rows x 16 in blocks of 512),
+// so on sm_90 the column goes over a cluster of 8 blocks of C = 512's plan (rule 5: 128-byte
+// slices); sm_80 (no clusters) keeps the one block, and so would blocks of 256 threads but for
+// the cluster, which needs none larger.
 // CHECK-LABEL: func.func @f32_16x4096x1024_axis1
 // T256-LABEL: func.func @f32_16x4096x1024_axis1
-// T256: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 4>]
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 16>]
+// SM80-LABEL: func.func @f32_16x4096x1024_axis1
+// T256: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]
+// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 16>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]
 func.func @f32_16x4096x1024_axis1(%x: tensor<16x4096x1024xf32>) -> tensor<16x4096x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<16x4096x1024xf32> -> tensor<16x4096x1024xf32>
   return %0 : tensor<16x4096x1024xf32>

@@ -20,12 +20,19 @@
 //     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
 //     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
 //     whose kernels also hold the online path, for wider C and every misaligned layout.
-// No plan is spread over a thread-block cluster (`cluster` > 1, which hand-written plans may
-// ask for): the first such plans, each block a slice of at most 512 values, ran slower than one
-// block a column on an H100 (2026-12-06, bench/results/2026-12-06-h100/axis-bench-5231d7c.txt:
-// f32 C = 1024 over 2 blocks 0.689x copy against 0.897x, C = 4096 over 8 0.592x against 0.737x
-// for one read in one block; bf16 C = 4096 over 8 0.664x against 0.727x): the blocks wait at
-// the cluster barriers with nothing else resident to hide them.
+//  5. A plain softmax of f32 values over a static C on a chip with clusters (sm_90), where the
+//     plan of rule 1 has slices narrower than 64 bytes (C > 2048) or none holds the column:
+//     the column over a cluster of ceil(C / 512) blocks (at most 8), each with the plan of C =
+//     512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256). Measured on an H100
+//     with the lean kernels (2026-12-06, bench/results/2026-12-06-h100/axis-cluster-81177f7.txt):
+//     C = 4096 0.855x copy over 8 blocks against 0.746x for one read in one block of 512 (2
+//     lanes: 32-byte slices), 0.820 over 4 blocks of 4 lanes; where one block has 64-byte slices
+//     it stays ahead (C = 2048: 0.885 against 0.880 over 4 blocks, C = 1024: 0.926 against 0.911
+//     over 2). With the four-index kernels of before (170 registers: one block a multiprocessor)
+//     the clusters were slower everywhere (axis-bench-5231d7c.txt: C = 4096 over 8 0.592x): the
+//     blocks waited at the cluster barriers with nothing else resident to hide them. 16-bit
+//     values (held packed) keep one block: bf16 C = 4096 over 4 blocks ran at 0.760 against
+//     0.726, over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
 // Written before any measurement; first measured on the H200 at ba2aaf5
 // (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
@@ -53,6 +60,12 @@ constexpr int64_t kDynamicAxisPlanned = 256;
 } // namespace
 
 namespace {
+/// Rule 5: the slice of a column each block of a cluster holds (its plan is that of a static C
+/// of this size: f32, 8 lanes x 32 rows x 16 values), and the most blocks (sm_90's portable
+/// cluster size).
+constexpr int64_t kClusterSliceAxis = 512;
+constexpr int64_t kMaxAxisClusterBlocks = 8;
+
 /// What a plan is chosen for: a static C, a dynamic C's tier, a dynamic C's general plan.
 enum class AxisPlanRole { Static, Tier, General };
 
@@ -142,6 +155,20 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
       best = StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
       bestScore = score;
     }
+  }
+  // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
+  // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each
+  // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment).
+  if (role == AxisPlanRole::Static && !packable && op.getPrologue().empty() &&
+      op.getNormalization() == Normalization::softmax && target.clusterBlocks > 1 &&
+      (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
+    StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads,
+                                       kClusterSliceAxis, AxisPlanRole::Static);
+    int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
+    if (slice.getLanes() * vector * inBytes >= 64 &&
+        blocks <= std::min(kMaxAxisClusterBlocks, target.clusterBlocks))
+      return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
+                               slice.getRows(), vector, slice.getChunks(), blocks);
   }
   if (best)
     return best;

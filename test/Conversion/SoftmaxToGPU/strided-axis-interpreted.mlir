@@ -7,6 +7,7 @@
 // elements.
 // REQUIRES: numpy
 // RUN: softmax-opt %s --pass-pipeline='builtin.module(func.func(softmax-fuse,softmax-select-strategy),softmax-lower-to-gpu)' -o %t.mlir
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel cluster_scalar_0_strided_axis_scalar --shape 2x40x6 --axis 1 --special --pad 3 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis1_f32_0_strided_axis --shape 3x33x40 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis1_f32_0_strided_axis_scalar --shape 3x33x40 --axis 1 --special --pad 3 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel axis0_bf16_0_strided_axis --shape 7x48 --axis 0 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
@@ -37,6 +38,12 @@
 // Without vectors the program is no test of the vector kernel: each VEC run must launch it.
 // VEC-NOT: not launched
 
+// The scalar kernel of a plan over a cluster (3 blocks of 16 axis values): one block a column
+// (scalarKernelPlan), its online path over C = 40.
+func.func @cluster_scalar(%x: tensor<2x40x6xf32>) -> tensor<2x40x6xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 1, cluster = 3>]} : tensor<2x40x6xf32> -> tensor<2x40x6xf32>
+  return %0 : tensor<2x40x6xf32>
+}
 // Static C = 33 <= rows * chunks: the register path.
 func.func @axis1_f32(%x: tensor<3x33x40xf32>) -> tensor<3x33x40xf32> {
   %p = softmax.softmax %x axis = 1 : tensor<3x33x40xf32>

@@ -65,6 +65,7 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 namespace {
+
 /// memref<?x?x?x?xT, strided<[?, ?, ?, 1], offset: ?>>: [outer, C, mid, last].
 MemRefType getAxisViewType(Type elementType) {
   int64_t d = ShapedType::kDynamic;
@@ -263,6 +264,13 @@ private:
   /// four-index accesses kept each chunk's 64-bit axis index live from its load to its store
   /// (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks spilled at 128 registers).
   Value columnView(Value memref, Value first);
+  /// Where the vector kernel accesses `chunk` of `memref` (in or out): through `view`, its
+  /// column view, where the kernel has one, else at the four indices.
+  std::pair<Value, SmallVector<Value>> vectorAt(Value view, Value memref, const Chunk &chunk) {
+    if (view)
+      return {view, {chunk.index, idx(0)}};
+    return {memref, {outer, chunk.c, colMid[0], colLast[0]}};
+  }
   void setColumnViews(Value first) {
     if (!leanAddressing())
       return;
@@ -372,14 +380,10 @@ SmallVector<Value> AxisEmitter::load(const Chunk &chunk) {
     auto valuesType = VectorType::get({vector}, f32);
     auto loadValues = [&] {
       int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
-      auto loadedType = VectorType::get({vector}, elementType);
-      Value loaded =
-          inView ? vector::LoadOp::create(b, loc, loadedType, inView,
-                                          ValueRange{chunk.index, idx(0)},
-                                          /*nontemporal=*/false, llvm::MaybeAlign(bytes))
-                 : vector::LoadOp::create(b, loc, loadedType, in,
-                                          ValueRange{outer, chunk.c, colMid[0], colLast[0]},
-                                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      auto [source, indices] = vectorAt(inView, in, chunk);
+      Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
+                                            source, indices, /*nontemporal=*/false,
+                                            llvm::MaybeAlign(bytes));
       SmallVector<Value> elements;
       for (int64_t v = 0; v < vector; ++v)
         elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v))));
@@ -419,10 +423,8 @@ AxisEmitter::Packed AxisEmitter::loadPacked(const Chunk &chunk) {
                                   /*nontemporal=*/false, llvm::MaybeAlign(vector * 2))
         .getResult();
   };
-  Value cond = inTensor(chunk, 0, /*store=*/false);
-  if (!cond)
-    return {loadRaw(), Value()};
-  Value raw = ifElse(cond, rawType, loadRaw, [&] {
+  // Packed kernels are never lean (usesLeanAddressing): every chunk is guarded.
+  Value raw = ifElse(inTensor(chunk, 0, /*store=*/false), rawType, loadRaw, [&] {
     // Past C: -inf as loaded, where no scale follows (a negative or zero factor would
     // make it +inf or NaN), so that no use selects (a select at each use of each chunk
     // that may pass C kept f32 copies: 9 chunks of f16 over a cluster of 8 spilled 12
@@ -469,13 +471,9 @@ void AxisEmitter::store(const Chunk &chunk, ArrayRef<Value> values) {
         elementType.isF32() ? wide : Value(arith::TruncFOp::create(b, loc, vectorType, wide));
     int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
     guarded(inTensor(chunk, 0, /*store=*/true), [&] {
-      if (outView)
-        vector::StoreOp::create(b, loc, packed, outView, ValueRange{chunk.index, idx(0)},
-                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-      else
-        vector::StoreOp::create(b, loc, packed, out,
-                                ValueRange{outer, chunk.c, colMid[0], colLast[0]},
-                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      auto [target, indices] = vectorAt(outView, out, chunk);
+      vector::StoreOp::create(b, loc, packed, target, indices, /*nontemporal=*/false,
+                              llvm::MaybeAlign(bytes));
     });
     return;
   }

@@ -301,12 +301,20 @@ def axis_cases(quick=False):
                     yield dict(name=f"axis {kind} softmax {dtype} {'x'.join(map(str, shape))}",
                                axis=axis, variant="softmax", dtype=dtype, shape=shape)
             # A dynamic C's tiers (aligned layouts: inner 1024): either side of the two
-            # smallest tiers' capacities (8, 16) and of the largest (f32 2048, bf16 4096), where
-            # the general plan takes over.
-            for c in (8, 9, 16, 17, 2048, 2049, 4097):
+            # smallest tiers' capacities (8, 16) and of the largest (4096), where the general
+            # plan takes over; just past a tier's lower bound (1025: the f32 tier of 2048,
+            # whose chunks past 1024 load the last one in the axis, masked), and f32 C over
+            # the tiers of clusters (2049: the last blocks' slices wholly past C; 3000; 4096).
+            # The variants through a lean f32 tier (C = 1000).
+            for c in (8, 9, 16, 17, 1025, 2048, 2049, 3000, 4096, 4097):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)
+            for variant in AXIS_VARIANTS:
+                shape, axis = axis_shape(kind, 1000, 1024)
+                yield dict(name=f"axis {kind} tier {variant} {dtype} "
+                                f"{'x'.join(map(str, shape))}",
+                           axis=axis, variant=variant, dtype=dtype, shape=shape)
             # Static shapes: the plan chosen for the exact C (register or online path); the
             # lean vector kernels of a static C (AxisKernel.cpp, usesLeanAddressing): f32 C =
             # 2048 and 4096 in registers in blocks of 512, a last chunk past C (2047), columns

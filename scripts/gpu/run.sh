@@ -347,6 +347,12 @@ axis_bench() {
     axis_dyn_ "axis_dyn_c2048_${dtype}" $dtype "$((8 * scale))x2048x4096"
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
     axis_dyn_ "axis_dyn_c16384_${dtype}" $dtype "$((1 * scale))x16384x4096"
+    # C off a power of two (a dynamic C's tier then holds chunks past C: f32 1500 on the tier
+    # of 2048, 3000 on the cluster tier of 4096), about 256 MiB, static and dynamic.
+    axis_case_ "axis_c1500_${dtype}"   $dtype 1 $((11 * scale)) 1500 4096
+    axis_case_ "axis_c3000_${dtype}"   $dtype 1 $((6 * scale)) 3000 4096
+    axis_dyn_ "axis_dyn_c1500_${dtype}" $dtype "$((11 * scale))x1500x4096"
+    axis_dyn_ "axis_dyn_c3000_${dtype}" $dtype "$((6 * scale))x3000x4096"
   done
   # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers
   # (more registers, fewer blocks a multiprocessor) and the online path at C = 512; one read

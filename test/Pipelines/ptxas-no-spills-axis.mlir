@@ -12,17 +12,20 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 22 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
-// blocks), and the tiers of the five with a dynamic C:
-// 9 (f32), 8 (bf16 log_softmax: f32 values), 10 (bf16), 8 (bf16 to f32: f32 values), 8 (scaled
-// f16: f32 values). The general plans' online paths carry compensated running sums (a dynamic
-// C may be long).
-// COUNT: 87
+// 25 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
+// blocks), and the tiers of the eight with a dynamic C:
+// 10 (f32: the last over a cluster of 8 blocks), 8 (bf16 log_softmax: f32 values), 10 (bf16),
+// 10 (bf16 to f32: f32 values, lean as f32's), 8 (scaled f16: f32 values), 10 (f32 over a
+// static inner size), 9 (f32 log_softmax), 9 (scaled f32). The general plans' online paths
+// carry compensated running sums (a dynamic C may be long).
+// COUNT: 124
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c4096' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c2048' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c2048_f32_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'cluster_c4096_f32_0_strided_axis' for 'sm_90'
 // NOSPILL: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -111,6 +114,22 @@ func.func @dynamic_bf16_to_f32(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xf32> {
 func.func @dynamic_scaled_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
   return %0 : tensor<?x?x?xf16>
+}
+// A dynamic C's f32 tiers are lean (their chunks through column views; those that may pass C
+// load the last chunk in the axis, masked): over a static inner size the tier of 2048 has 4
+// lanes x 128 rows in blocks of 512 (it needs 128 registers), after a scale or as a
+// log_softmax more registers a value.
+func.func @dynamic_c_f32(%x: tensor<16x?x1024xf32>) -> tensor<16x?x1024xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<16x?x1024xf32>
+  return %p : tensor<16x?x1024xf32>
+}
+func.func @dynamic_log_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %p = softmax.log_softmax %x axis = 1 : tensor<?x?x?xf32>
+  return %p : tensor<?x?x?xf32>
+}
+func.func @dynamic_scaled_f32(%x: tensor<?x?x?xf32>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
 // 9 chunks of 16-bit values held packed in blocks of 512 threads (C exactly 9 spans: 1152 on 4
 // lanes, 2304 on 2): 24 bytes of spill at 88 and 104 before those blocks took at least 112

@@ -74,15 +74,22 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 ///    plain values on vectors of 4 need 88-104, a log_softmax's or those after a scale and a
 ///    rounding up to 144 (generator seeds 190 and 230), so that neither is held in blocks of
 ///    512 threads (128 registers).
+///    A dynamic C's tier (`tier`), whose chunks past the earlier tiers' C may pass its C, 8
+///    more: 64 values on vectors of 4 in blocks of 512 need 128 (the static plan 96); 16 more
+///    where the values are converted from 16-bit storage (`converted`: f16 to f32 with
+///    masked_rows = zero, 8 lanes x 64 rows x 16 chunks in blocks of 512, spilled 4 bytes at
+///    128, 12 at 112, none at 96 or 120: generator seed 694 of the strided_axis family).
 ///  - otherwise (four-index accesses, each chunk's 64-bit axis index live from its load to its
 ///    store, and a compare each): 56, and 8 more for a log_softmax (9 chunks of 4 in blocks of
 ///    512 spilled 8 bytes at 112 and none at 120: generated seeds 240 and 376 of the
 ///    strided_axis family, docs/fuzzing.md).
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
 inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax,
-                                       bool hasPrologue, bool lean) {
+                                       bool hasPrologue, bool lean, bool tier = false,
+                                       bool converted = false) {
   if (lean)
-    return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0);
+    return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0) +
+           (tier ? (converted ? 16 : 8) : 0);
   return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0);
 }
 

@@ -31,6 +31,12 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c32 --shape 2x21x64 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_0_strided_axis_c32 --shape 2x21x3x16 --axis 1 --dtype f16 --scale 0.25 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x11x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// The lean f32 tier of 16 runs where C > 8 (the tier of 8): its chunks 2 and 3 may pass C and
+// load the thread's last chunk in the axis instead, masked (C = 9: chunk 2 in the first row
+// of a column, 1 in the others; C = 11 and 16).
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 3x9x40 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x16x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c8 --shape 2x7x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 
 // CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
 // VEC: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
@@ -99,6 +105,6 @@ func.func @tiers_scaled(%x: tensor<?x?x?x?xf16>, %t: f32) -> tensor<?x?x?x?xf16>
 }
 
 func.func @tiers_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
-  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
 }

@@ -257,6 +257,51 @@ func.func @tiers(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 
 // -----
 
+// The tiers of a dynamic f32 C are lean (column views), and a tier knows that C is past the
+// capacity of the tiers before it (8 here): chunks 0 and 1 of the tier of 16 (4 rows) are in
+// the axis, chunks 2 and 3 may pass C. Those load the thread's last chunk in the axis where they
+// do, with no branch ((C - 1 - row) / 4, the minimum of it and the chunk), and mask the values;
+// their stores compare C. The general plan's kernel keeps its four-index accesses.
+// CHECK-LABEL: gpu.func @tiers_f32_0_strided_axis(
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @tiers_f32_0_strided_axis_c8(
+// CHECK-NOT: arith.minui
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @tiers_f32_0_strided_axis_c16(
+// CHECK: %[[ROW:.+]] = arith.divui %thread_id_x
+// CHECK: %[[C:.+]] = memref.dim %arg0, %c1
+// CHECK: %[[XC:.+]] = memref.reinterpret_cast %arg0 to offset: [%{{.+}}], sizes: [%[[C]], 4]
+// CHECK: %[[YC:.+]] = memref.reinterpret_cast %arg1
+// CHECK: %[[CM1:.+]] = arith.subi %[[C]], %c1
+// CHECK: %[[LEFT:.+]] = arith.subi %[[CM1]], %[[ROW]] : index
+// CHECK: %[[LAST:.+]] = arith.divui %[[LEFT]], %c4
+// CHECK-NOT: scf.if
+// CHECK: vector.load %[[XC]][%c0
+// CHECK-NOT: scf.if
+// CHECK: vector.load %[[XC]][%c1
+// CHECK-NOT: scf.if
+// CHECK: %[[AT2:.+]] = arith.minui %c2{{.*}}, %[[LAST]] : index
+// CHECK: %[[X2:.+]] = vector.load %[[XC]][%[[AT2]], %c0
+// CHECK: %[[IN2:.+]] = arith.cmpi ule, %c2{{.*}}, %[[LAST]] : index
+// CHECK: arith.select %[[IN2]], %{{.+}}, %cst
+// CHECK: %[[AT3:.+]] = arith.minui %c3{{.*}}, %[[LAST]] : index
+// CHECK: vector.load %[[XC]][%[[AT3]], %c0
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.+}}, %[[YC]][%c0
+// CHECK: vector.store %{{.+}}, %[[YC]][%c1
+// CHECK: %[[STORE2:.+]] = arith.cmpi ult, %{{.+}}, %[[C]] : index
+// CHECK: %[[GUARD2:.+]] = arith.andi %[[STORE2]]
+// CHECK: scf.if %[[GUARD2]]
+// CHECK: vector.store %{{.+}}, %[[YC]][%c2
+// CHECK: gpu.return
+func.func @tiers_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 2>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
 // A column over a cluster (C = 4096 over 8 blocks of 512 axis values): the vector kernel's grid
 // is 8 blocks a plan block, launched in clusters of 8; each block takes the slice of its rank
 // (block % 8), and the blocks merge their columns' (max, sum) pairs through distributed shared

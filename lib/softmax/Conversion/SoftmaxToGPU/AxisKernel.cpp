@@ -190,7 +190,8 @@ StrategyAttr scalarKernelPlan(StrategyAttr plan) {
 
 /// Whether a kernel of `plan` takes the sizes its op's type knows as constants, checks only the
 /// chunks that may pass C, and addresses its chunks through one view an operand
-/// (AxisEmitter::columnView): the vector kernel of a static C whose values are f32. Four-index
+/// (AxisEmitter::columnView): the vector kernel of a static C, or of a dynamic C's tier, whose
+/// values are f32. Four-index
 /// accesses kept each chunk's 64-bit axis index live from its load to its store: 64 values a
 /// thread took 112-128 registers, 88-96 so (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks
 /// spilled at 128 before, none from 88 now). Not where the kernel holds 16-bit values packed,
@@ -199,9 +200,10 @@ StrategyAttr scalarKernelPlan(StrategyAttr plan) {
 /// 8, 16 bytes at 112 and at every budget up to 136; the scalar kernel of generator seed 181,
 /// 176 bytes at 128; with lean kernels everywhere, 32 of 261 programs of the generator's
 /// strided_axis family spilled 4-184 bytes, most in a dynamic C's tiers and general kernels),
-/// so they keep the code of their measured plans.
+/// so they keep the code of their measured plans. A dynamic C's f32 tiers are lean with
+/// budgets of their own (getStridedAxisRegisters' `tier`); its general kernels are not.
 bool usesLeanAddressing(FusedOp op, StrategyAttr plan, bool vectorized, bool tier) {
-  return vectorized && !tier && !ShapedType::isDynamic(op.getRowWidth()) &&
+  return vectorized && (tier || !ShapedType::isDynamic(op.getRowWidth())) &&
          !holdsPackedValues(op, plan, vectorized, tier);
 }
 
@@ -233,8 +235,9 @@ constexpr int64_t kMaxPlainSpans = 64;
 class AxisEmitter : public KernelEmitterBase {
 public:
   AxisEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
-              bool vectorized, bool tier)
+              bool vectorized, bool tier, int64_t axisAbove)
       : KernelEmitterBase(builder, op, plan, func), vectorized(vectorized), tier(tier),
+        axisAbove(axisAbove),
         packedValues(holdsPackedValues(op, plan, vectorized, tier)),
         clusterBlocks(getAxisKernelClusterBlocks(plan, vectorized)),
         lean(usesLeanAddressing(op, plan, vectorized, tier)) {}
@@ -311,6 +314,9 @@ private:
   bool vectorized;
   /// A tier of a dynamic C: launched only where C fits the plan's capacity (register path).
   bool tier;
+  /// A tier's launch guarantees C > axisAbove (the capacity of an earlier tier of the same
+  /// vector condition): its chunks below it need no compare.
+  int64_t axisAbove;
   bool packedValues;
   /// Blocks of the cluster that share each column (1: a block a column).
   int64_t clusterBlocks;
@@ -327,9 +333,26 @@ private:
   SmallVector<Value> colMid, colLast, colValid;
   /// The vector kernel's column views of the path being emitted (setColumnViews).
   Value inView, outView;
+  /// Where clampsPastAxis: the last of this thread's chunks in the axis ((C - 1 - first) /
+  /// rows; the first chunk always is).
+  Value lastChunkInAxis;
+  /// `chunk` where it is past C: the thread's last chunk in the axis (clampsPastAxis).
+  Chunk clampedToAxis(const Chunk &chunk);
 
   /// usesLeanAddressing for this kernel.
   bool leanAddressing() const { return lean; }
+  /// Whether the load of a chunk that may pass C reads, where it does, the thread's last chunk
+  /// in the axis instead, and masks the values (AxisEmitter::load): no branch before a load.
+  /// A lean tier of 4 lanes x 128 rows x 16 chunks of 4 (8 of them may pass C) spilled 48
+  /// bytes at 128 registers with each such load behind its compare, and none so (it needs
+  /// 128, its static twin 96). The stores keep their compares (from C and the chunk's axis
+  /// index, so that they are not the loads' predicates kept live): stores to the last chunk
+  /// in the axis in their place, unguarded (last chunk stored last) or with the right value,
+  /// needed as many registers or more (the clamped addresses live until the stores).
+  /// A lean tier's, whose first chunk is always in the axis.
+  bool clampsPastAxis() const {
+    return lean && tier && clusterBlocks == 1 && rows <= axisAbove + 1;
+  }
 };
 
 Value AxisEmitter::applyPrologue(Value value) {
@@ -342,6 +365,13 @@ Value AxisEmitter::applyPrologue(Value value) {
       value = toF32(fromF32(value, round.getType()));
   }
   return value;
+}
+
+AxisEmitter::Chunk AxisEmitter::clampedToAxis(const Chunk &chunk) {
+  Chunk clamped = chunk;
+  clamped.index = arith::MinUIOp::create(b, loc, chunk.index, lastChunkInAxis);
+  clamped.mayPassAxis = false;
+  return clamped;
 }
 
 Value AxisEmitter::inTensor(const Chunk &chunk, int64_t v, bool store) {
@@ -378,7 +408,7 @@ SmallVector<Value> AxisEmitter::load(const Chunk &chunk) {
   SmallVector<Value> values;
   if (vectorized) {
     auto valuesType = VectorType::get({vector}, f32);
-    auto loadValues = [&] {
+    auto loadValuesAt = [&](const Chunk &chunk) {
       int64_t bytes = vector * elementType.getIntOrFloatBitWidth() / 8;
       auto [source, indices] = vectorAt(inView, in, chunk);
       Value loaded = vector::LoadOp::create(b, loc, VectorType::get({vector}, elementType),
@@ -389,6 +419,16 @@ SmallVector<Value> AxisEmitter::load(const Chunk &chunk) {
         elements.push_back(applyPrologue(toF32(vector::ExtractOp::create(b, loc, loaded, v))));
       return vector::FromElementsOp::create(b, loc, valuesType, elements).getResult();
     };
+    auto loadValues = [&] { return loadValuesAt(chunk); };
+    if (chunk.mayPassAxis && clampsPastAxis()) {
+      // Where past C, the thread's last chunk in the axis again, masked (clampsPastAxis).
+      Value loaded = loadValuesAt(clampedToAxis(chunk));
+      Value inAxis = cmpi(arith::CmpIPredicate::ule, chunk.index, lastChunkInAxis);
+      for (int64_t v = 0; v < vector; ++v)
+        values.push_back(
+            select(inAxis, vector::ExtractOp::create(b, loc, loaded, v), negInf()));
+      return values;
+    }
     Value cond = inTensor(chunk, 0, /*store=*/false);
     Value packed =
         cond ? ifElse(cond, valuesType, loadValues,
@@ -647,12 +687,22 @@ void AxisEmitter::emitRegisterPath() {
   SmallVector<Packed> packed;
   Value first = firstAxisValue();
   setColumnViews(first);
+  if (clampsPastAxis()) {
+    Value lastInAxis = arith::SubIOp::create(b, loc, axisSize, idx(1));
+    lastChunkInAxis = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, lastInAxis, first), idx(rows));
+  }
   for (int64_t k = 0; k < chunks; ++k) {
     // A static C: chunk k is past C only in rows >= C - k * rows (of the cluster's last
-    // block); a tier's (dynamic) C may end before any chunk.
+    // block). A tier's C is above axisAbove: a chunk whose axis indices are all at most
+    // axisAbove is in it (a lean tier's only: the four-index tiers keep their measured code).
+    // Other dynamic C may end before any chunk.
     int64_t staticC = op.getRowWidth();
     int64_t lastSlice = (clusterBlocks - 1) * rows * chunks;
-    bool mayPassAxis = ShapedType::isDynamic(staticC) || lastSlice + (k + 1) * rows > staticC;
+    int64_t reach = lastSlice + (k + 1) * rows; // past the chunk's last axis index
+    bool mayPassAxis = !ShapedType::isDynamic(staticC) ? reach > staticC
+                       : tier && leanAddressing()  ? reach > axisAbove + 1
+                                                   : true;
     axisChunks.push_back({add(first, idx(k * rows)), idx(k), mayPassAxis});
     if (packedValues)
       packed.push_back(loadPacked(axisChunks.back()));
@@ -978,7 +1028,7 @@ void AxisEmitter::emit() {
 /// `tier`: the kernel of a dynamic C's tier (the register path only; AxisEmitter::tier).
 gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, StringRef name,
                                FusedOp op, StrategyAttr plan, bool vectorized, bool tier,
-                               const TargetInfo &target) {
+                               int64_t axisAbove, const TargetInfo &target) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   MLIRContext *context = builder.getContext();
@@ -1005,6 +1055,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // it gets every register a block of its size may have, so that it does not spill either.
   int64_t limit = target.registersPerThread(threads);
   bool packed = holdsPackedValues(op, plan, vectorized, tier);
+  bool converted = op.getInput().getType().getElementTypeBitWidth() < 32;
   int64_t needed = packed ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
                                                        !op.getPrologue().empty(), tier)
@@ -1012,7 +1063,8 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
                                                  op.getNormalization() ==
                                                      Normalization::log_softmax,
                                                  !op.getPrologue().empty(),
-                                                 usesLeanAddressing(op, plan, vectorized, tier));
+                                                 usesLeanAddressing(op, plan, vectorized, tier),
+                                                 tier, converted);
   bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
   // At least 64 (80 over a cluster: a bf16 plan of 32 values, which took the 64 it had, spilled
   // 20 bytes there with the exchange), at most the block's limit.
@@ -1037,7 +1089,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
-  AxisEmitter(builder, op, plan, func, vectorized, tier).emit();
+  AxisEmitter(builder, op, plan, func, vectorized, tier, axisAbove).emit();
   return func;
 }
 
@@ -1099,18 +1151,25 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
   gpu::GPUFuncOp vectorKernel;
   if (hasVectorKernel)
     vectorKernel = buildAxisKernel(builder, module, kernelName("strided_axis"), op, plan,
-                                   /*vectorized=*/true, /*tier=*/false, target);
+                                   /*vectorized=*/true, /*tier=*/false, /*axisAbove=*/0, target);
   StrategyAttr scalarPlan = scalarKernelPlan(plan);
   gpu::GPUFuncOp scalarKernel =
       buildAxisKernel(builder, module,
                       kernelName(hasVectorKernel ? "strided_axis_scalar" : "strided_axis"), op,
-                      scalarPlan, /*vectorized=*/false, /*tier=*/false, target);
-  // A dynamic C's tiers, each named after its capacity.
+                      scalarPlan, /*vectorized=*/false, /*tier=*/false, /*axisAbove=*/0, target);
+  // A dynamic C's tiers, each named after its capacity. The dispatch below launches a tier
+  // where no earlier one applied: C is past the capacity of each earlier tier of the same
+  // vector size (the same vector condition).
   SmallVector<gpu::GPUFuncOp> tierKernels;
-  for (StrategyAttr tier : tiers)
+  for (auto [i, tier] : llvm::enumerate(tiers)) {
+    int64_t axisAbove = 0;
+    for (StrategyAttr earlier : tiers.take_front(i))
+      if (earlier.getVector() == tier.getVector())
+        axisAbove = std::max(axisAbove, earlier.getAxisCapacity());
     tierKernels.push_back(buildAxisKernel(
         builder, module, kernelName(("strided_axis_c" + Twine(tier.getAxisCapacity())).str()),
-        op, tier, /*vectorized=*/true, /*tier=*/true, target));
+        op, tier, /*vectorized=*/true, /*tier=*/true, axisAbove, target));
+  }
 
   SmallVector<Value> operands{buildAxisView(builder, loc, input, axis),
                               buildAxisView(builder, loc, output, axis)};

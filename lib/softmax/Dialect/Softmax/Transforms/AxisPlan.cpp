@@ -127,13 +127,15 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
     // the estimate: f32 C = 2048 on 4 lanes x 128 rows x 16 spilled 16 bytes at 128 and none
     // from 144 (generator seed 312 of the strided_axis family), where the same plan over a
     // static inner size needs 96 and the cluster plans' blocks of 256 over a dynamic one 96.
-    if (role == AxisPlanRole::Static && !packed && !staticInner && threads >= 512)
+    if (role != AxisPlanRole::General && !packed && !staticInner && threads >= 512)
       registers -= 16;
     int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : 64;
     auto registersFor = [&](int64_t k) {
       if (!packed)
         return getStridedAxisRegisters(vector, k, logSoftmax, hasPrologue,
-                                       /*lean=*/role == AxisPlanRole::Static);
+                                       /*lean=*/role != AxisPlanRole::General,
+                                       /*tier=*/role == AxisPlanRole::Tier,
+                                       /*converted=*/inBytes < 4);
       int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, k));
       int64_t lanes = std::max<int64_t>(1, std::min(threads / rows, laneCap));
       return getPackedStridedAxisRegisters(lanes, rows, vector, k, hasPrologue,
@@ -165,11 +167,13 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
   // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each
   // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment).
-  if (role == AxisPlanRole::Static && !packable && op.getPrologue().empty() &&
+  if (role != AxisPlanRole::General && !packable && op.getPrologue().empty() &&
       op.getNormalization() == Normalization::softmax && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
-    StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads,
-                                       kClusterSliceAxis, AxisPlanRole::Static);
+    // The slice's plan in the same role: a tier's kernels hold f32 values where a static C's
+    // may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers as f32).
+    StrategyAttr slice =
+        selectPlanFor(op, target, registerBudget, maxThreads, kClusterSliceAxis, role);
     int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
     if (slice.getLanes() * vector * inBytes >= 64 &&
         blocks <= std::min(kMaxAxisClusterBlocks, target.clusterBlocks))

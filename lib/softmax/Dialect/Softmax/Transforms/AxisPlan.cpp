@@ -203,6 +203,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
 /// thread at 0.928x copy against 0.981x for the static plan of 64 (H100, 2026-12-06,
 /// bench/results/2026-12-06-h100/axis-bench-c3a9840.txt).
 constexpr int64_t kFirstAxisTier = 8;
+/// The smallest tier with a tier at three quarters of it before it (f32 values).
+constexpr int64_t kHalfStepTier = 2048;
 } // namespace
 
 SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
@@ -218,7 +220,12 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // 4096 at 0.383x against 0.813x and 0.556x for the static plans
   // (bench/results/2026-12-03-h200/axis-bench-8b6e0db.txt).
   SmallVector<StrategyAttr> plans;
-  for (int64_t tier = kFirstAxisTier;; tier *= 2) {
+  // A tier's kernel holds `capacity` values a column whatever C it runs on: from kHalfStepTier
+  // the f32 tiers (lean, whose chunks past C load again) have one between each and the next,
+  // at three quarters (1536, 3072), so that no C runs with more than a third of its values
+  // again.
+  bool halfSteps = !op.mayHoldPackedAxisValues(/*tier=*/true);
+  auto addTier = [&](int64_t tier) {
     StrategyAttr plan =
         selectPlanFor(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);
     int64_t capacity = plan.getAxisCapacity();
@@ -226,10 +233,16 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
     int64_t last = op.getInput().getType().getShape().back();
     if (capacity < tier || plan.getVector() == 1 ||
         (!ShapedType::isDynamic(last) && last % plan.getVector() != 0))
+      return false;
+    if (plans.empty() || plans.back().getAxisCapacity() < capacity)
+      plans.push_back(plan);
+    return true;
+  };
+  for (int64_t tier = kFirstAxisTier;; tier *= 2) {
+    if (halfSteps && tier >= kHalfStepTier && !addTier(tier / 4 * 3))
       break;
-    if (!plans.empty() && plans.back().getAxisCapacity() >= capacity)
-      continue;
-    plans.push_back(plan);
+    if (!addTier(tier))
+      break;
   }
   plans.push_back(selectPlanFor(op, target, registerBudget, maxThreads, kDynamicAxisPlanned,
                                 AxisPlanRole::General));

@@ -302,11 +302,12 @@ def axis_cases(quick=False):
                                axis=axis, variant="softmax", dtype=dtype, shape=shape)
             # A dynamic C's tiers (aligned layouts: inner 1024): either side of the two
             # smallest tiers' capacities (8, 16) and of the largest (4096), where the general
-            # plan takes over; just past a tier's lower bound (1025: the f32 tier of 2048,
-            # whose chunks past 1024 load the last one in the axis, masked), and f32 C over
-            # the tiers of clusters (2049: the last blocks' slices wholly past C; 3000; 4096).
-            # The variants through a lean f32 tier (C = 1000).
-            for c in (8, 9, 16, 17, 1025, 2048, 2049, 3000, 4096, 4097):
+            # plan takes over; just past a tier's lower bound (1025: the f32 tier of 1536,
+            # whose chunks past 1024 load the last one in the axis, masked; 1537 and 3073,
+            # past the f32 tiers at three quarters), and f32 C over the tiers of clusters
+            # (2049: the last blocks' slices wholly past C; 3000; 4096). The variants through
+            # a lean f32 tier (C = 1000).
+            for c in (8, 9, 16, 17, 1025, 1537, 2048, 2049, 3000, 3073, 4096, 4097):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)

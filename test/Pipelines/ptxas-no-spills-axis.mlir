@@ -15,15 +15,16 @@
 // 25 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
 // blocks), and the tiers of the eight with a dynamic C:
 // 12 (f32: the tiers of 1536 and 3072 at three quarters, 3072 and 4096 over clusters of 6 and
-// 8 blocks), 8 (bf16 log_softmax: f32 values), 10 (bf16), 12 (bf16 to f32: f32 values, lean
-// as f32's), 8 (scaled f16: f32 values), 12 (f32 over a static inner size), 10 (f32
-// log_softmax), 10 (scaled f32). The general plans' online paths carry compensated running
-// sums (a dynamic C may be long).
-// COUNT: 132
+// 8 blocks), 8 (bf16 log_softmax: f32 values), 12 (bf16, packed: 1536 and 3072 too), 12 (bf16
+// to f32: f32 values, lean as f32's), 8 (scaled f16: f32 values), 12 (f32 over a static inner
+// size), 10 (f32 log_softmax), 10 (scaled f32). The general plans' online paths carry
+// compensated running sums (a dynamic C may be long).
+// COUNT: 134
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c3072' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c3072' for 'sm_90'

@@ -203,7 +203,7 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
 /// thread at 0.928x copy against 0.981x for the static plan of 64 (H100, 2026-12-06,
 /// bench/results/2026-12-06-h100/axis-bench-c3a9840.txt).
 constexpr int64_t kFirstAxisTier = 8;
-/// The smallest tier with a tier at three quarters of it before it (f32 values).
+/// The smallest tier with a tier at three quarters of it before it.
 constexpr int64_t kHalfStepTier = 2048;
 } // namespace
 
@@ -221,10 +221,10 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // (bench/results/2026-12-03-h200/axis-bench-8b6e0db.txt).
   SmallVector<StrategyAttr> plans;
   // A tier's kernel holds `capacity` values a column whatever C it runs on: from kHalfStepTier
-  // the f32 tiers (lean, whose chunks past C load again) have one between each and the next,
-  // at three quarters (1536, 3072), so that no C runs with more than a third of its values
-  // again.
-  bool halfSteps = !op.mayHoldPackedAxisValues(/*tier=*/true);
+  // the tiers have one between each and the next, at three quarters (1536, 3072), so that no
+  // C runs with more than a third of its chunks past it (a lean f32 tier loads those again,
+  // a packed one compares each).
+  bool halfSteps = true;
   auto addTier = [&](int64_t tier) {
     StrategyAttr plan =
         selectPlanFor(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);

@@ -1071,18 +1071,18 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   int64_t floor = std::min<int64_t>(overCluster ? 80 : 64, limit);
   int64_t registers =
       vectorized ? std::clamp<int64_t>(llvm::alignTo(needed, 8), floor, limit) : limit;
-  // A lean vector kernel (usesLeanAddressing), and any over a cluster, gets every register
-  // its blocks a multiprocessor leave: the most that keeps as many blocks resident as the estimate does;
-  // so does a dynamic C's packed tier (those of 12 chunks of 8 in blocks of 512, the tiers at
-  // three quarters, spilled 16 bytes at their 112 and none at 120 or 128).
-  // ptxas's spills are not monotone in the budget (f32 C = 512 on 16 chunks of 4: none at 88,
-  // 16 bytes at 96; a dynamic C's tier of 16 chunks in blocks of 512: 96 bytes at 96, none at
-  // 128), and registers under the occupancy's step buy nothing. Over a cluster, room for the
-  // exchange's addresses and merged pairs without a block less: 9 chunks of f16 values over
-  // 8 blocks spilled 32 bytes at 96 registers, where up to 128 keep the same two blocks of
-  // 256; bf16 plans at 128 with 8 registers more would have one block of 256 a
-  // multiprocessor. Kernels that hold 16-bit values packed keep their measured budgets.
-  if (overCluster || usesLeanAddressing(op, plan, vectorized, tier) || (packed && tier)) {
+  // A lean vector kernel (usesLeanAddressing), any over a cluster and any that holds 16-bit
+  // values packed gets every register its blocks a multiprocessor leave: the most that keeps
+  // as many blocks resident as the estimate does. ptxas's spills are not monotone in the
+  // budget (f32 C = 512 on 16 chunks of 4: none at 88, 16 bytes at 96; a dynamic C's tier of
+  // 16 chunks in blocks of 512: 96 bytes at 96, none at 128; 12 packed chunks of 8 in blocks
+  // of 512, bf16 C = 1500 and 3000 static and the tiers at three quarters: 16 bytes at 112,
+  // none at 120 or 128), and registers under the occupancy's step buy nothing. Over a
+  // cluster, room for the exchange's addresses and merged pairs without a block less: 9
+  // chunks of f16 values over 8 blocks spilled 32 bytes at 96 registers, where up to 128 keep
+  // the same two blocks of 256; bf16 plans at 128 with 8 registers more would have one block
+  // of 256 a multiprocessor.
+  if (overCluster || usesLeanAddressing(op, plan, vectorized, tier) || packed) {
     int64_t resident = std::max<int64_t>(1, target.registersPerSM / (threads * registers));
     registers = std::clamp<int64_t>(
         llvm::alignDown(target.registersPerSM / (threads * resident), 8), registers, limit);

@@ -191,12 +191,11 @@ StrategyAttr scalarKernelPlan(StrategyAttr plan) {
 /// Whether a kernel of `plan` takes the sizes its op's type knows as constants, checks only the
 /// chunks that may pass C, and addresses its chunks through one view an operand
 /// (AxisEmitter::columnView): the vector kernel of a static C, or of a dynamic C's tier, whose
-/// values are f32. Four-index
-/// accesses kept each chunk's 64-bit axis index live from its load to its store: 64 values a
-/// thread took 112-128 registers, 88-96 so (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks
+/// values are f32. Four-index accesses kept each chunk's 64-bit axis index live from its load
+/// to its store: 64 values a thread took 112-128 registers, 88-96 so (f32 C = 4096 on 2 lanes x 256 rows x 16 chunks
 /// spilled at 128 before, none from 88 now). Not where the kernel holds 16-bit values packed,
-/// in the scalar kernel, or for a dynamic C: with loads that no compare guards, or with
-/// budgets fitted to the new code, ptxas spilled those (the packed bf16 C = 4096 on 16 chunks of
+/// in the scalar kernel, or in a dynamic C's general kernels: with loads that no compare
+/// guards, or with budgets fitted to the new code, ptxas spilled those (the packed bf16 C = 4096 on 16 chunks of
 /// 8, 16 bytes at 112 and at every budget up to 136; the scalar kernel of generator seed 181,
 /// 176 bytes at 128; with lean kernels everywhere, 32 of 261 programs of the generator's
 /// strided_axis family spilled 4-184 bytes, most in a dynamic C's tiers and general kernels),
@@ -336,7 +335,7 @@ private:
   /// Where clampsPastAxis: the last of this thread's chunks in the axis ((C - 1 - first) /
   /// rows; the first chunk always is).
   Value lastChunkInAxis;
-  /// `chunk` where it is past C: the thread's last chunk in the axis (clampsPastAxis).
+  /// `chunk`'s place where it is past C: the thread's last chunk in the axis (clampsPastAxis).
   Chunk clampedToAxis(const Chunk &chunk);
 
   /// usesLeanAddressing for this kernel.

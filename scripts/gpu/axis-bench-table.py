@@ -8,6 +8,7 @@ written with it.
     scripts/gpu/axis-bench-table.py CASES.tar.xz [--title LINE]...
 """
 import argparse
+import json
 import re
 import tarfile
 
@@ -30,7 +31,14 @@ def main():
     parser.add_argument("cases")
     parser.add_argument("--title", action="append", default=[],
                         help="a line for the header (repeat it)")
+    parser.add_argument("--anchors", help="axis-anchors.json of the same call")
     args = parser.parse_args()
+    anchors = {}
+    if args.anchors:
+        with open(args.anchors) as f:
+            data = json.load(f)
+        for r in data["records"]:
+            anchors[(r["case"], r["system"], r["variant"])] = r
     rows = {}
     with tarfile.open(args.cases) as tar:
         for member in tar.getmembers():
@@ -47,15 +55,32 @@ def main():
         shape, median, copy, frac, plan = rows[case]
         print(f"{case:<24} {shape:<22} {median:>9.2f} {copy:>8.2f} {frac:>6.3f}  {plan}")
     print()
-    print("static / dynamic, fraction of copy")
-    print(f"{'C':<14} {'static':>7} {'dynamic':>8} {'dyn/static':>10}")
+    systems = [("torch-eager", "static", "eager"), ("torch-compile", "static", "compile"),
+               ("torch-compile", "dynamic", "compile-dyn"), ("triton", "static", "triton")]
+    print("static / dynamic, fraction of copy" + (" (the others: of torch's copy)" if anchors
+                                                  else ""))
+    print(f"{'case':<18} {'static':>7} {'dynamic':>8} {'dyn/static':>10}" +
+          ("".join(f" {s[2]:>11}" for s in systems) + f" {'best other':>10} {'ours/best':>9}"
+           if anchors else ""))
     for case in sorted(rows):
-        match = re.fullmatch(r"axis_(c\w+)_(f32|bf16|f16)", case)
+        match = re.fullmatch(r"axis_(?!dyn_)(\w+)_(f32|bf16|f16)", case)
         dynamic = f"axis_dyn_{match.group(1)}_{match.group(2)}" if match else None
-        if dynamic in rows:
-            s, d = rows[case][3], rows[dynamic][3]
-            print(f"{match.group(1) + ' ' + match.group(2):<14} {s:>7.3f} {d:>8.3f} {d / s:>10.3f}")
-
+        if dynamic not in rows:
+            continue
+        s, d = rows[case][3], rows[dynamic][3]
+        line = f"{match.group(1) + ' ' + match.group(2):<18} {s:>7.3f} {d:>8.3f} {d / s:>10.3f}"
+        if anchors:
+            key = f"{match.group(1)}_{match.group(2)}"
+            fracs = []
+            for system in systems:
+                r = anchors.get((key, system[0], system[1]))
+                f = r.get("fraction") if r and not r.get("error") else None
+                fracs.append(f)
+                line += f" {'-' if f is None else f'{f:.3f}':>11}"
+            best = max((f for f in fracs if f is not None), default=None)
+            line += (f" {best:>10.3f} {min(s, d) / best:>9.3f}" if best else
+                     f" {'-':>10} {'-':>9}")
+        print(line)
 
 if __name__ == "__main__":
     main()

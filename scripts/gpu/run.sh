@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-cluster]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -315,26 +315,50 @@ axis_plan_() {
   case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
 }
 
+# axis_chain_ NAME BODY IN OUT B C: a chain over axis 1 of [B, C, 4096] (BODY reads %x, an f32
+# scalar %t, and defines %y; T is the input's type, O the output's), static as NAME and as a
+# dynamic `?x?x?` program as NAME with `axis_` -> `axis_dyn_`.
+axis_chain_() {
+  local name=$1 body=$2 in=$3 outt=$4 b=$5 c=$6 variant t o
+  for variant in static dynamic; do
+    if [ $variant = static ]; then t="tensor<${b}x${c}x4096x${in}>"; o="tensor<${b}x${c}x4096x${outt}>"
+    else t="tensor<?x?x?x${in}>"; o="tensor<?x?x?x${outt}>"; fi
+    local text=${body//T/$t}
+    text=${text//O/$o}
+    local n=$name; [ $variant = dynamic ] && n=${name/axis_/axis_dyn_}
+    printf 'func.func @%s(%%x: %s, %%t: f32) -> %s {\n  %b\n  return %%y : %s\n}\n' \
+      "$n" "$t" "$o" "$text" "$o" > "$dir/$n.mlir"
+    if [ $variant = static ]; then
+      case_ "$n" "$dir/$n.mlir" --no-check --bench --reps=30
+    else
+      case_ "$n" "$dir/$n.mlir" --shape="${b}x${c}x4096" --no-check --bench --reps=30
+    fi
+  done
+}
 # Softmax over a non-last axis (the strided_axis plan, docs/strategies.md), timed against a copy
-# of the same bytes: [B, C, H*W] over C (axis 1) for C = 8, 64, 512, 4096 with H*W = 4096 (and
-# 1024 at C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12,
-# S = 1024; every tensor 256 MiB, f32 and bf16; static shapes, and dynamic ones at C = 8, 64,
-# 512 (inner 4096 and 1024) and 4096 (a dynamic C's tiers, or its general plan); then hand-written alternatives to the chosen
-# plans at C = 512 and 4096 (`alt_*`). The `frac` column is the fraction of copy.
-# The results are checked by the `axis` mode (and `suite`), not here.
+# of the same bytes: [B, C, H*W] over C (axis 1) for C = 8 to 16384 with H*W = 4096 (and 1024 at
+# C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12, S = 1024;
+# every tensor 256 MiB, f32, bf16 and f16, each C static and as a dynamic `?x?x?` program; then
+# the fused chains over C (a scale before a bf16 softmax, a bf16 softmax to f32 after a
+# temperature by a scalar, an f32 log_softmax), static and dynamic. The `frac` column is the
+# fraction of copy; scripts/gpu/axis-bench-table.py puts static and dynamic side by side and,
+# given axis-anchors.json (the `axis-anchors` mode, in the same call), torch and Triton beside
+# them. The results are checked by the `axis` mode (and `suite`), not here.
 axis_bench() {
   local dir=$work/axis-bench
   mkdir -p "$dir"
-  # 256 MiB: 2^26 f32 or 2^27 bf16 elements.
+  # 256 MiB: 2^26 f32 or 2^27 16-bit elements.
   local dtype scale
-  for dtype in f32 bf16; do
-    scale=1; [ "$dtype" = bf16 ] && scale=2
+  for dtype in f32 bf16 f16; do
+    scale=1; [ "$dtype" != f32 ] && scale=2
     axis_case_ "axis_c8_${dtype}"      $dtype 1 $((2048 * scale)) 8 4096
     axis_case_ "axis_c64_${dtype}"     $dtype 1 $((256 * scale)) 64 4096
     axis_case_ "axis_c512_${dtype}"    $dtype 1 $((32 * scale)) 512 4096
     axis_case_ "axis_c512i1k_${dtype}" $dtype 1 $((128 * scale)) 512 1024
     axis_case_ "axis_c1024_${dtype}"   $dtype 1 $((16 * scale)) 1024 4096
+    axis_case_ "axis_c1500_${dtype}"   $dtype 1 $((11 * scale)) 1500 4096
     axis_case_ "axis_c2048_${dtype}"   $dtype 1 $((8 * scale)) 2048 4096
+    axis_case_ "axis_c3000_${dtype}"   $dtype 1 $((6 * scale)) 3000 4096
     axis_case_ "axis_c4096_${dtype}"   $dtype 1 $((4 * scale)) 4096 4096
     axis_case_ "axis_c16384_${dtype}"  $dtype 1 $((1 * scale)) 16384 4096
     axis_case_ "axis_h16_${dtype}"     $dtype -2 $((1024 * scale)) 16 4096
@@ -344,16 +368,34 @@ axis_bench() {
     axis_dyn_ "axis_dyn_c512_${dtype}"  $dtype "$((32 * scale))x512x4096"
     axis_dyn_ "axis_dyn_c512i1k_${dtype}" $dtype "$((128 * scale))x512x1024"
     axis_dyn_ "axis_dyn_c1024_${dtype}" $dtype "$((16 * scale))x1024x4096"
+    axis_dyn_ "axis_dyn_c1500_${dtype}" $dtype "$((11 * scale))x1500x4096"
     axis_dyn_ "axis_dyn_c2048_${dtype}" $dtype "$((8 * scale))x2048x4096"
+    axis_dyn_ "axis_dyn_c3000_${dtype}" $dtype "$((6 * scale))x3000x4096"
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
     axis_dyn_ "axis_dyn_c16384_${dtype}" $dtype "$((1 * scale))x16384x4096"
-    # C off a power of two (a dynamic C's tier then holds chunks past C: f32 1500 on the tier
-    # of 2048, 3000 on the cluster tier of 4096), about 256 MiB, static and dynamic.
-    axis_case_ "axis_c1500_${dtype}"   $dtype 1 $((11 * scale)) 1500 4096
-    axis_case_ "axis_c3000_${dtype}"   $dtype 1 $((6 * scale)) 3000 4096
-    axis_dyn_ "axis_dyn_c1500_${dtype}" $dtype "$((11 * scale))x1500x4096"
-    axis_dyn_ "axis_dyn_c3000_${dtype}" $dtype "$((6 * scale))x3000x4096"
   done
+  # Fused chains over C = 512 and 4096 (inner 4096), static and dynamic: `scaled` bf16 scaled by
+  # 0.125 (attention's 1/sqrt(d)); `temp` bf16 times a scalar inverse temperature, to f32 (the
+  # bytes: 2 read + 4 written an element, the copy of 256 MiB); `log` f32 log_softmax.
+  local c b body
+  for c in 512 4096; do
+    b=$((16384 / c))
+    body='%s = softmax.scale %x by 0.125 : T\n  %y = softmax.softmax %s axis = 1 : T'
+    axis_chain_ "axis_scaled_c${c}_bf16" "$body" bf16 bf16 $((b * 2)) $c
+    body='%s = softmax.scale %x by %t : T, f32\n  %y = softmax.fused softmax %s axis = 1 prologue [] : T -> O'
+    axis_chain_ "axis_temp_c${c}_bf16" "$body" bf16 f32 $((b * 2)) $c
+    body='%y = softmax.log_softmax %x axis = 1 : T'
+    axis_chain_ "axis_log_c${c}_f32" "$body" f32 f32 $b $c
+  done
+}
+
+# Hand-written alternatives to the chosen strided_axis plans (the sweep's knobs; their results
+# are in bench/results/*/axis-bench-*.txt up to 2026-12-06): wider or narrower slices, the
+# online path, clusters. About 2 minutes.
+axis_alternatives() {
+  local dir=$work/axis-alternatives
+  mkdir -p "$dir"
+  local dtype scale
   # Alternatives (lanes L, rows R, chunks K = axis values a thread): wider slices in registers
   # (more registers, fewer blocks a multiprocessor) and the online path at C = 512; one read
   # (K = 16 in 128 registers: f32 64 values a thread; bf16 128 held packed, the chosen plan
@@ -402,6 +444,17 @@ axis_bench() {
   done
 }
 
+# The anchors of axis-bench (scripts/gpu/axis_anchors.py): a copy, torch eager, torch.compile
+# (static and dynamic=True) and a Triton kernel written for the layout, on axis-bench's shapes
+# and chains, in one process: axis-anchors.json and axis-anchors.txt go to $out. About 4 minutes.
+axis_anchors() {
+  local commit
+  commit=$(sed -n 's/^commit //p' "$work/softmax/VERSION" 2>/dev/null)
+  python3 "$root/scripts/gpu/axis_anchors.py" "$out/axis-anchors.json" --commit "${commit:-unknown}" \
+    --budget-s "${AXIS_ANCHORS_BUDGET:-240}" 2>&1 | tee "$out/axis-anchors.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+}
+
 # Columns over a thread-block cluster against one block a column, on the lean kernels of a
 # static C (AxisKernel.cpp, usesLeanAddressing): f32 C = 1024-4096 with 64- and 128-byte slices
 # over 2-8 blocks, and bf16 (packed values) at C = 2048 and 4096. About 40 s.
@@ -423,6 +476,18 @@ axis_cluster() {
   axis_plan_ clu_c2048_L4Q2_bf16  bf16 16 2048 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 2"
   axis_plan_ clu_c4096_L4Q4_bf16  bf16 8 4096 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 4"
   axis_plan_ clu_c4096_L4Q2_bf16  bf16 8 4096 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16, cluster = 2"
+  # bf16 with rule 5's slices (8 lanes x 32 rows x 16 packed values: 128 bytes, blocks of 256)
+  # and 4 lanes in blocks of 256 over 2-4 blocks, at C off a power of two too (2026-12-06,
+  # twelfth session: one block a column ran at 0.70-0.82 from C = 1500 to 4096).
+  axis_plan_ clu_c1500_L8Q3_bf16  bf16 22 1500 4096 "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 3"
+  axis_plan_ clu_c1500_L4Q2_bf16  bf16 22 1500 4096 "lanes = 4, rows = 64, vector = 8, chunks = 12, cluster = 2"
+  axis_plan_ clu_c1500_L4_bf16    bf16 22 1500 4096 "lanes = 4, rows = 128, vector = 8, chunks = 12"
+  axis_plan_ clu_c2048_L8Q4_bf16  bf16 16 2048 4096 "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 4"
+  axis_plan_ clu_c3000_L8Q6_bf16  bf16 12 3000 4096 "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 6"
+  axis_plan_ clu_c3000_L4Q3_bf16  bf16 12 3000 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 3"
+  axis_plan_ clu_c3000_L2_bf16    bf16 12 3000 4096 "lanes = 2, rows = 256, vector = 8, chunks = 12"
+  axis_plan_ clu_c4096_L8Q8_bf16  bf16 8 4096 4096 "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8"
+  axis_plan_ clu_c4096_L2_bf16    bf16 8 4096 4096 "lanes = 2, rows = 256, vector = 8, chunks = 16"
 }
 
 # The conformance cases of a softmax over a non-last axis only (scripts/gpu/conformance.py
@@ -658,9 +723,11 @@ for mode in "${modes[@]}"; do
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
   [ "$mode" = axis-cluster ] && mode=axis_cluster
+  [ "$mode" = axis-alternatives ] && mode=axis_alternatives
+  [ "$mode" = axis-anchors ] && mode=axis_anchors
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-cluster)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster)" >&2
     exit 2
   fi
   "$mode"

@@ -124,6 +124,21 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
   return std::max(values / 2 + 2 * vector + 32 + extra + prologue, floor);
 }
 
+/// The most values a thread of a strided_axis kernel holds as f32 (AxisPlan.cpp, rule 1).
+constexpr int64_t kMaxAxisF32Values = 64;
+
+/// Whether a strided_axis kernel whose op has a prologue holds its 16-bit values packed
+/// (FusedOp::mayHoldPackedAxisValues says which ops may): only where it holds more values a
+/// thread than it could as f32. Packed values go through the prologue again at each of their
+/// three uses (a conversion and a multiplication each time, 29% more instructions than a
+/// plain softmax's kernel): bf16 scaled by 0.125 over C = 512 ran at 0.766x copy with 128
+/// values a thread packed (8 lanes x 32 rows x 16) where the tier of a dynamic C, 64 values a
+/// thread converted and scaled once (4 lanes x 64 rows x 8), ran at 0.927x (H100, 2026-12-06,
+/// bench/results/2026-12-06-h100/axis-bench-12-82c94a7.txt).
+inline bool holdsPackedAfterPrologue(int64_t valuesPerThread) {
+  return valuesPerThread > kMaxAxisF32Values;
+}
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_TARGET_TARGETINFO_H

@@ -245,3 +245,22 @@ func.func @f32_to_bf16_small_inner(%x: tensor<4x?x5xf32>) -> tensor<4x?x5xbf16> 
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<4x?x5xf32> -> tensor<4x?x5xbf16>
   return %0 : tensor<4x?x5xbf16>
 }
+
+// -----
+
+// After a prologue (a scale), 16-bit values are held as f32 where a plan of 64 a thread has
+// C slices as wide as the packed plan's (AxisPlan.cpp, holdsPackedAfterPrologue): bf16 C = 512
+// takes 4 lanes x 64 rows x 8 values (the tier a dynamic C takes for it) rather than 128 packed
+// values on 8 lanes x 32 rows; C = 1024 keeps 128 packed values (as f32, 2 lanes only).
+// CHECK-LABEL: func.func @bf16_scaled_c512
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>]
+// CHECK-LABEL: func.func @bf16_scaled_c1024
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>]
+func.func @bf16_scaled_c512(%x: tensor<64x512x4096xbf16>) -> tensor<64x512x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<64x512x4096xbf16> -> tensor<64x512x4096xbf16>
+  return %0 : tensor<64x512x4096xbf16>
+}
+func.func @bf16_scaled_c1024(%x: tensor<32x1024x4096xbf16>) -> tensor<32x1024x4096xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<32x1024x4096xbf16> -> tensor<32x1024x4096xbf16>
+  return %0 : tensor<32x1024x4096xbf16>
+}

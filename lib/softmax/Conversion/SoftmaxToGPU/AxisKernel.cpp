@@ -165,9 +165,12 @@ int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(pl
 /// mayHoldPackedAxisValues says for which ops (a log_softmax packed needed 112-120 registers
 /// for 64 values: ptxas keeps the shifted values it shares with the sum); the vector kernel's
 /// register path only, with vectors of an even size (the scalar kernel's elements, each with
-/// its own column's indices, spilled when packed the same way).
+/// its own column's indices, spilled when packed the same way). After a prologue, only where a
+/// thread holds more values than it could as f32 (holdsPackedAfterPrologue).
 bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier) {
   return vectorized && op.mayHoldPackedAxisValues(tier) && plan.getVector() % 2 == 0 &&
+         (op.getPrologue().empty() ||
+          holdsPackedAfterPrologue(plan.getVector() * plan.getChunks())) &&
          (tier || (!ShapedType::isDynamic(op.getRowWidth()) &&
                    op.getRowWidth() <= plan.getAxisCapacity()));
 }

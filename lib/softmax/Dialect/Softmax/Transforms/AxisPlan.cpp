@@ -108,28 +108,17 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   bool hasPrologue = !op.getPrologue().empty();
   bool logSoftmax = op.getNormalization() == Normalization::log_softmax;
   StrategyAttr best;
-  std::tuple<int64_t, int64_t, int64_t> bestScore;
-  for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
+  std::tuple<int64_t, int64_t, bool, int64_t> bestScore;
+  // The plan of blocks of `threads` holding values packed or as f32 (rule 1), if any.
+  auto consider = [&](int64_t threads, bool packed) {
     int64_t registers = std::min(registerBudget, target.registersPerThread(threads));
-    // Up to 64 values a thread in any block: f32 C = 512 ran at 0.947x copy with 64 a thread in
-    // blocks of 256 (8 lanes x 32 rows: one block a multiprocessor) against 0.822x with 32 (4
-    // lanes x 64 rows), C = 64 at 0.978x against 0.889x: more bytes in flight a thread, fewer
-    // threads a column to combine. A dynamic C keeps 32 in blocks of 256: its plan (for C =
-    // 256) then serves wider C with the online path, which ran at 0.642x against 0.727x with
-    // 32 at C = 512 (bench/results/2026-12-01-h200/axis-bench-f712367.txt).
-    // 16-bit values held packed (two a register) take half the registers of f32 ones: up to
-    // 128 a thread, the f32 plans' bytes. bf16 C = 64 ran at 0.897x copy on 64 lanes x 4 rows
-    // x 16 values against 0.816x on 32 lanes x 8 rows x 8 (fewer rows, so fewer reduction
-    // instructions a value), C = 512 at 0.810x against 0.820x
-    // (bench/results/2026-12-03-h200/axis-bench-623a445.txt).
-    bool packed = packable && vector % 2 == 0;
     // A lean kernel in blocks of 512 over a dynamic inner size needs 16 registers more than
     // the estimate: f32 C = 2048 on 4 lanes x 128 rows x 16 spilled 16 bytes at 128 and none
     // from 144 (generator seed 312 of the strided_axis family), where the same plan over a
     // static inner size needs 96 and the cluster plans' blocks of 256 over a dynamic one 96.
     if (role != AxisPlanRole::General && !packed && !staticInner && threads >= 512)
       registers -= 16;
-    int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : 64;
+    int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : kMaxAxisF32Values;
     auto registersFor = [&](int64_t k) {
       if (!packed)
         return getStridedAxisRegisters(vector, k, logSoftmax, hasPrologue,
@@ -146,23 +135,49 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
            registersFor(chunks + 1) <= registers)
       ++chunks;
     if (chunks == 0)
-      continue;
+      return;
     int64_t rows = llvm::PowerOf2Ceil(llvm::divideCeil(c, chunks));
     if (rows > threads)
-      continue;
+      return;
     int64_t lanes = std::min(threads / rows, laneCap);
     if (lanes < minLanes)
-      continue;
+      return;
     if (lanes * rows < 32)
       rows = 32 / lanes; // whole warps
     if (!sharedFits(lanes, rows))
-      continue;
+      return;
     chunks = llvm::divideCeil(c, rows);
-    auto score = std::make_tuple(std::min<int64_t>(lanes * vector * inBytes, 64), -threads, lanes);
+    // After a prologue the kernel holds values packed only past kMaxAxisF32Values a thread
+    // (holdsPackedAfterPrologue): a packed plan of fewer would run as f32 values.
+    if (packed && hasPrologue && !holdsPackedAfterPrologue(chunks * vector))
+      return;
+    // Slices as wide as the packed plan's, f32 values win after a prologue (they go through
+    // it once; packed ones at each use).
+    auto score = std::make_tuple(std::min<int64_t>(lanes * vector * inBytes, 64), -threads,
+                                 !packed, lanes);
     if (!best || score > bestScore) {
       best = StrategyAttr::get(context, KernelPlan::strided_axis, lanes, rows, vector, chunks);
       bestScore = score;
     }
+  };
+  for (int64_t threads = 256; threads <= std::min<int64_t>(1024, maxThreads); threads *= 2) {
+    // Up to 64 values a thread in any block: f32 C = 512 ran at 0.947x copy with 64 a thread in
+    // blocks of 256 (8 lanes x 32 rows: one block a multiprocessor) against 0.822x with 32 (4
+    // lanes x 64 rows), C = 64 at 0.978x against 0.889x: more bytes in flight a thread, fewer
+    // threads a column to combine. A dynamic C keeps 32 in blocks of 256: its plan (for C =
+    // 256) then serves wider C with the online path, which ran at 0.642x against 0.727x with
+    // 32 at C = 512 (bench/results/2026-12-01-h200/axis-bench-f712367.txt).
+    // 16-bit values held packed (two a register) take half the registers of f32 ones: up to
+    // 128 a thread, the f32 plans' bytes. bf16 C = 64 ran at 0.897x copy on 64 lanes x 4 rows
+    // x 16 values against 0.816x on 32 lanes x 8 rows x 8 (fewer rows, so fewer reduction
+    // instructions a value), C = 512 at 0.810x against 0.820x
+    // (bench/results/2026-12-03-h200/axis-bench-623a445.txt). After a prologue both are
+    // candidates (holdsPackedAfterPrologue).
+    bool packed = packable && vector % 2 == 0;
+    if (!packed || hasPrologue)
+      consider(threads, /*packed=*/false);
+    if (packed)
+      consider(threads, /*packed=*/true);
   }
   // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
   // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each

@@ -335,6 +335,15 @@ axis_chain_() {
     fi
   done
 }
+# axis_plan_op_ NAME DTYPE B C INNER KIND PROLOGUE PLAN: the same with a normalisation (softmax,
+# log_softmax) and a prologue (e.g. `#softmax.scale<0.125>`) of the fused op.
+axis_plan_op_() {
+  local name=$1 t="tensor<${3}x${4}x${5}x${2}>" kind=$6 prologue=$7 plan=$8
+  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused %s %%x axis = 1 prologue [%s] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+    "$name" "$t" "$t" "$kind" "$prologue" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
+  case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+}
+
 # Softmax over a non-last axis (the strided_axis plan, docs/strategies.md), timed against a copy
 # of the same bytes: [B, C, H*W] over C (axis 1) for C = 8 to 16384 with H*W = 4096 (and 1024 at
 # C = 512), and [B, H, S] over the heads (axis -2) with H = 16, S = 4096 and H = 12, S = 1024;
@@ -374,15 +383,15 @@ axis_bench() {
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
     axis_dyn_ "axis_dyn_c16384_${dtype}" $dtype "$((1 * scale))x16384x4096"
   done
-  # Fused chains over C = 512 and 4096 (inner 4096), static and dynamic: `scaled` bf16 scaled by
+  # Fused chains over C = 64, 512 and 4096 (inner 4096), static and dynamic: `scaled` bf16 scaled by
   # 0.125 (attention's 1/sqrt(d)); `temp` bf16 times a scalar inverse temperature, to f32 (the
   # bytes: 2 read + 4 written an element, the copy of 256 MiB); `log` f32 log_softmax.
   local c b body
-  for c in 512 4096; do
+  for c in 64 512 4096; do
     b=$((16384 / c))
     body='%s = softmax.scale %x by 0.125 : T\n  %y = softmax.softmax %s axis = 1 : T'
     axis_chain_ "axis_scaled_c${c}_bf16" "$body" bf16 bf16 $((b * 2)) $c
-    body='%s = softmax.scale %x by %t : T, f32\n  %y = softmax.fused softmax %s axis = 1 prologue [] : T -> O'
+    body='%c = softmax.cast %x : T to O\n  %s = softmax.scale %c by %t : O, f32\n  %y = softmax.softmax %s axis = 1 : O'
     axis_chain_ "axis_temp_c${c}_bf16" "$body" bf16 f32 $((b * 2)) $c
     body='%y = softmax.log_softmax %x axis = 1 : T'
     axis_chain_ "axis_log_c${c}_f32" "$body" f32 f32 $b $c
@@ -488,6 +497,25 @@ axis_cluster() {
   axis_plan_ clu_c3000_L2_bf16    bf16 12 3000 4096 "lanes = 2, rows = 256, vector = 8, chunks = 12"
   axis_plan_ clu_c4096_L8Q8_bf16  bf16 8 4096 4096 "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8"
   axis_plan_ clu_c4096_L2_bf16    bf16 8 4096 4096 "lanes = 2, rows = 256, vector = 8, chunks = 16"
+  # C = 16384 in one read over clusters of 8 and 16 blocks (non-portable 16; blocks of 512
+  # spill 4-8 bytes at 128), against the online plans (32-byte slices chosen, 128-byte here);
+  # log_softmax and a scaled bf16 softmax over clusters at C = 4096 (rule 5 takes plain f32
+  # softmax only; both ran the online or the one-block plan at 0.53-0.69).
+  axis_plan_ clu_c16384_L4Q8_f32   f32 1 16384 4096 "lanes = 4, rows = 128, vector = 4, chunks = 16, cluster = 8"
+  axis_plan_ clu_c16384_L4Q16_f32  f32 1 16384 4096 "lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 16"
+  axis_plan_ clu_c16384_L8Q16_f32  f32 1 16384 4096 "lanes = 8, rows = 64, vector = 4, chunks = 16, cluster = 16"
+  axis_plan_ clu_c16384_L8on_f32   f32 1 16384 4096 "lanes = 8, rows = 32, vector = 4, chunks = 16"
+  axis_plan_ clu_c16384_L4Q8_bf16  bf16 2 16384 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16, cluster = 8"
+  axis_plan_ clu_c16384_L4Q16_bf16 bf16 2 16384 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 16"
+  axis_plan_ clu_c16384_L8Q16_bf16 bf16 2 16384 4096 "lanes = 8, rows = 64, vector = 8, chunks = 16, cluster = 16"
+  axis_plan_op_ clu_log_c4096_L8Q8_f32 f32 4 4096 4096 log_softmax "" "lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8"
+  axis_plan_op_ clu_log_c4096_L8Q16K8_f32 f32 4 4096 4096 log_softmax "" "lanes = 8, rows = 32, vector = 4, chunks = 8, cluster = 16"
+  axis_plan_op_ clu_log_c4096_L2on_f32 f32 4 4096 4096 log_softmax "" "lanes = 2, rows = 256, vector = 4, chunks = 4"
+  axis_plan_op_ clu_scaled_c4096_L4Q8K8_bf16 bf16 8 4096 4096 softmax "#softmax.scale<0.125>" "lanes = 4, rows = 64, vector = 8, chunks = 8, cluster = 8"
+  axis_plan_op_ clu_scaled_c4096_L8Q8_bf16 bf16 8 4096 4096 softmax "#softmax.scale<0.125>" "lanes = 8, rows = 32, vector = 8, chunks = 16, cluster = 8"
+  axis_plan_op_ clu_scaled_c4096_L4Q4_bf16 bf16 8 4096 4096 softmax "#softmax.scale<0.125>" "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 4"
+  axis_plan_op_ clu_scaled_c4096_L2_bf16 bf16 8 4096 4096 softmax "#softmax.scale<0.125>" "lanes = 2, rows = 256, vector = 8, chunks = 16"
+  axis_plan_op_ clu_scaled_c512_L8_bf16 bf16 64 512 4096 softmax "#softmax.scale<0.125>" "lanes = 8, rows = 32, vector = 8, chunks = 16"
 }
 
 # The conformance cases of a softmax over a non-last axis only (scripts/gpu/conformance.py

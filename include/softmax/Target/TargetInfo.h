@@ -82,7 +82,9 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 ///  - otherwise (four-index accesses, each chunk's 64-bit axis index live from its load to its
 ///    store, and a compare each): 56, and 8 more for a log_softmax (9 chunks of 4 in blocks of
 ///    512 spilled 8 bytes at 112 and none at 120: generated seeds 240 and 376 of the
-///    strided_axis family, docs/fuzzing.md).
+///    strided_axis family, docs/fuzzing.md), 8 more after a prologue (the general kernel of
+///    2 lanes x 256 rows x 8 chunks of 4 after a scale by a scalar, a rounding and a scale
+///    spilled 16 bytes at 104 and none at 112: generator seed 548 of the strided_axis family).
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
 inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax,
                                        bool hasPrologue, bool lean, bool tier = false,
@@ -90,7 +92,7 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
   if (lean)
     return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0) +
            (tier ? (converted ? 16 : 8) : 0);
-  return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0);
+  return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0) + (hasPrologue ? 8 : 0);
 }
 
 /// The same for a kernel that holds its loaded 16-bit vectors packed, two values a register,
@@ -134,7 +136,7 @@ constexpr int64_t kMaxAxisF32Values = 64;
 /// plain softmax's kernel): bf16 scaled by 0.125 over C = 512 ran at 0.766x copy with 128
 /// values a thread packed (8 lanes x 32 rows x 16) where the tier of a dynamic C, 64 values a
 /// thread converted and scaled once (4 lanes x 64 rows x 8), ran at 0.927x (H100, 2026-12-06,
-/// bench/results/2026-12-06-h100/axis-bench-12-82c94a7.txt).
+/// bench/results/2026-12-06-h100/axis-bench-82c94a7.txt).
 inline bool holdsPackedAfterPrologue(int64_t valuesPerThread) {
   return valuesPerThread > kMaxAxisF32Values;
 }

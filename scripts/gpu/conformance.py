@@ -307,7 +307,10 @@ def axis_cases(quick=False):
             # past the f32 tiers at three quarters), and f32 C over the tiers of clusters
             # (2049: the last blocks' slices wholly past C; 3000; 4096). The variants through
             # a lean f32 tier (C = 1000).
-            for c in (8, 9, 16, 17, 1025, 1537, 2048, 2049, 3000, 3073, 4096, 4097):
+            # Past 4096 (f32): the tiers over clusters of 6-16 blocks of C = 1024's plan (6145:
+            # the tier of 8192; 16384, the last; 16385, the general plan again).
+            for c in (8, 9, 16, 17, 1025, 1537, 2048, 2049, 3000, 3073, 4096, 4097, 6145,
+                      16384, 16385):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)
@@ -321,8 +324,10 @@ def axis_cases(quick=False):
             # 2048 and 4096 in registers in blocks of 512, a last chunk past C (2047), columns
             # past the tensor's loaded from column 0 (inner 1000: not whole blocks).
             # f32 C = 3000 and 4096 over a cluster of 6 and 8 blocks (AxisPlan.cpp, rule 5).
+            # f32 C = 5000 and 16384 over clusters of 5 and 16 blocks of C = 1024's plan (rule 5
+            # past 8 blocks of 512; 16 is sm_90's non-portable size).
             for c, inner in ((8, 1024), (1000, 3), (4096, 1024), (2048, 1024), (2047, 1000),
-                             (4096, 1000), (3000, 1024)):
+                             (4096, 1000), (3000, 1024), (5000, 1000), (16384, 1024)):
                 shape, axis = axis_shape(kind, c, inner)
                 yield dict(name=f"axis {kind} static softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape, static=True)

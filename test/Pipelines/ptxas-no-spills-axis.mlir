@@ -12,14 +12,16 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 27 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
+// 30 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
 // blocks), and the tiers of the eight with a dynamic C:
-// 12 (f32: the tiers of 1536 and 3072 at three quarters, 3072 and 4096 over clusters of 6 and
-// 8 blocks), 8 (bf16 log_softmax: f32 values), 12 (bf16, packed: 1536 and 3072 too), 12 (bf16
-// to f32: f32 values, lean as f32's), 8 (scaled f16: f32 values), 12 (f32 over a static inner
-// size), 10 (f32 log_softmax), 10 (scaled f32). The general plans' online paths carry
-// compensated running sums (a dynamic C may be long).
-// COUNT: 138
+// 16 (f32: the tiers of 1536 and 3072 at three quarters, 3072 and 4096 over clusters of 6 and
+// 8 blocks, 6144-16384 over 6-16 blocks of 1024), 8 (bf16 log_softmax: f32 values), 12 (bf16,
+// packed: 1536 and 3072 too), 12 (bf16 to f32: f32 values, lean as f32's), 8 (scaled f16: f32
+// values), 16 (f32 over a static inner size), 10 (f32 log_softmax), 10 (scaled f32). The
+// general plans' online paths carry compensated running sums (a dynamic C may be long).
+// COUNT: 152
+// CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c12288' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
@@ -154,6 +156,22 @@ func.func @c1500_bf16(%x: tensor<4x1500x1024xbf16>) -> tensor<4x1500x1024xbf16> 
 func.func @c3000_bf16(%x: tensor<2x3000x1024xbf16>) -> tensor<2x3000x1024xbf16> {
   %p = softmax.softmax %x axis = 1 : tensor<2x3000x1024xbf16>
   return %p : tensor<2x3000x1024xbf16>
+}
+// Past 8 blocks of C = 512's slices, clusters of up to 16 blocks of C = 1024's plan (4 lanes x
+// 64 rows x 16 in blocks of 256; AxisPlan.cpp rule 5); after a scale, 16-bit values held as
+// f32 (64 a thread; holdsPackedAfterPrologue).
+func.func @c5000_f32(%x: tensor<2x5000x1024xf32>) -> tensor<2x5000x1024xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<2x5000x1024xf32>
+  return %p : tensor<2x5000x1024xf32>
+}
+func.func @c16384_f32(%x: tensor<1x16384x4096xf32>) -> tensor<1x16384x4096xf32> {
+  %p = softmax.softmax %x axis = 1 : tensor<1x16384x4096xf32>
+  return %p : tensor<1x16384x4096xf32>
+}
+func.func @c512_scaled_bf16_f32_values(%x: tensor<64x512x4096xbf16>) -> tensor<64x512x4096xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<64x512x4096xbf16>
+  %p = softmax.softmax %s axis = 1 : tensor<64x512x4096xbf16>
+  return %p : tensor<64x512x4096xbf16>
 }
 // A column over a cluster (hand-written: no plan chosen is one), its exchange included.
 func.func @cluster_c4096_f32(%x: tensor<4x4096x1024xf32>) -> tensor<4x4096x1024xf32> {

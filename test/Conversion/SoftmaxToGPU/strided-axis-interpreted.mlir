@@ -23,6 +23,9 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis --shape 2x20x128 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel packed128_0_strided_axis_scalar --shape 2x20x128 --axis 1 --dtype bf16 --special --pad 3 | FileCheck %s
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel f64_scale_0_strided_axis --shape 4x8x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
+// 16-bit values after a prologue, 64 a thread, held as f32 (holdsPackedAfterPrologue): the plan
+// softmax-select-strategy gives bf16 scaled by 0.125 over C = 512 (4 lanes x 64 rows x 8).
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel scaled_c512_0_strided_axis --shape 1x512x32 --axis 1 --dtype bf16 --scale 0.125 --special | FileCheck %s --check-prefix=VEC
 // A dynamic C's tiers (register path only; the host launches each for C up to its capacity):
 // C below, at and between the capacities, 16-bit values held packed with and without a scale
 // (each chunk may pass C), f32 values.
@@ -83,6 +86,12 @@ func.func @packed_f16(%x: tensor<2x13x256xf16>) -> tensor<2x13x256xf32> {
 }
 // 128 values a thread (16 chunks of 8), packed in the vector kernel; the scalar kernel holds
 // at most 64 as f32 (8 chunks: 2 rows x 8 < C = 20), so it takes the online path.
+func.func @scaled_c512(%x: tensor<1x512x32xbf16>) -> tensor<1x512x32xbf16> {
+  %s = softmax.scale %x by 0.125 : tensor<1x512x32xbf16>
+  %0 = softmax.softmax %s axis = 1 : tensor<1x512x32xbf16>
+  return %0 : tensor<1x512x32xbf16>
+}
+
 func.func @packed128(%x: tensor<2x20x128xbf16>) -> tensor<2x20x128xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 16, rows = 2, vector = 8, chunks = 16>]} : tensor<2x20x128xbf16> -> tensor<2x20x128xbf16>
   return %0 : tensor<2x20x128xbf16>

@@ -200,10 +200,11 @@ func.func @f32_32x16x4096_axism2(%x: tensor<32x16x4096xf32>) -> tensor<32x16x409
 // A dynamic C: the tiers (the static plans of C = 8, 16, ..., 4096 and, from 2048, one at three
 // quarters before each: 1536, 3072; lean kernels: the plans of a static C, rule 5's clusters
 // included, over a dynamic inner size those of 2048, 3072 and 4096 over clusters of 4, 6 and 8
-// blocks; on sm_80 one block, 2 lanes x 128 rows at 1536 and 2048), then the general plan (C =
-// 256's, with the online path for wider C).
+// blocks; on sm_80 one block, 2 lanes x 128 rows at 1536 and 2048), past 4096 the tiers of
+// 6144, 8192, 12288 and 16384 over 6-16 blocks of C = 1024's plan (4 lanes x 64 rows x 16),
+// then the general plan (C = 256's, with the online path for wider C).
 // CHECK-LABEL: func.func @dynamic_f32
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 // SM80-LABEL: func.func @dynamic_f32
 // SM80: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
@@ -225,10 +226,10 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 // -----
 
 // Over a static inner size the tiers of 1536 and 2048 have 4 lanes x 128 rows in blocks of 512,
-// as the static plans; those of 3072 and 4096 clusters of 6 and 8 blocks (sm_80: 2 lanes x 256
-// rows).
+// as the static plans; those of 3072 and 4096 clusters of 6 and 8 blocks, then 6144-16384 over
+// 6-16 blocks of 1024 (sm_80: 2 lanes x 256 rows, no cluster).
 // CHECK-LABEL: func.func @dynamic_c_static_inner
-// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 6>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 // SM80-LABEL: func.func @dynamic_c_static_inner
 // SM80: strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 128, rows = 2, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 32, rows = 8, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 16, rows = 16, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 12>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 func.func @dynamic_c_static_inner(%x: tensor<?x?x1024xf32>) -> tensor<?x?x1024xf32> {
@@ -263,4 +264,32 @@ func.func @bf16_scaled_c512(%x: tensor<64x512x4096xbf16>) -> tensor<64x512x4096x
 func.func @bf16_scaled_c1024(%x: tensor<32x1024x4096xbf16>) -> tensor<32x1024x4096xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<32x1024x4096xbf16> -> tensor<32x1024x4096xbf16>
   return %0 : tensor<32x1024x4096xbf16>
+}
+
+
+// -----
+
+// Past 8 blocks of C = 512's slices (rule 5), f32 columns go over clusters of up to 16 blocks
+// (sm_90's non-portable size) of C = 1024's plan: 4 lanes x 64 rows x 16 values, 64-byte slices
+// (C = 16384 over 16 blocks ran at 0.686x copy against 0.442x online, H100); C = 5000 over 5;
+// past 16 blocks of 1024 (C = 16385) the online plan. sm_80 has no clusters.
+// CHECK-LABEL: func.func @f32_c5000
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 5>]
+// CHECK-LABEL: func.func @f32_c16384
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 16>]
+// CHECK-LABEL: func.func @f32_c16385
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]
+// SM80-LABEL: func.func @f32_c16384
+// SM80: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 4, chunks = 4>]
+func.func @f32_c5000(%x: tensor<2x5000x1024xf32>) -> tensor<2x5000x1024xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<2x5000x1024xf32> -> tensor<2x5000x1024xf32>
+  return %0 : tensor<2x5000x1024xf32>
+}
+func.func @f32_c16384(%x: tensor<1x16384x4096xf32>) -> tensor<1x16384x4096xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<1x16384x4096xf32> -> tensor<1x16384x4096xf32>
+  return %0 : tensor<1x16384x4096xf32>
+}
+func.func @f32_c16385(%x: tensor<1x16385x4096xf32>) -> tensor<1x16385x4096xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<1x16385x4096xf32> -> tensor<1x16385x4096xf32>
+  return %0 : tensor<1x16385x4096xf32>
 }

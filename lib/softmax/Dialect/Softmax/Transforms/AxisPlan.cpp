@@ -23,7 +23,12 @@
 //  5. A plain softmax of f32 values over a static C on a chip with clusters (sm_90), where the
 //     plan of rule 1 has slices narrower than 64 bytes (C > 2048) or none holds the column:
 //     the column over a cluster of ceil(C / 512) blocks (at most 8), each with the plan of C =
-//     512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256). Measured on an H100
+//     512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks,
+//     ceil(C / 1024) blocks of C = 1024's plan (4 lanes x 64 rows x 16: 64-byte slices, blocks
+//     of 256) up to the chip's largest cluster (16 on sm_90, non-portable): f32 C = 16384 ran at
+//     0.686x copy over 16 against 0.442x for the online plan (H100, 2026-12-06,
+//     bench/results/2026-12-06-h100/axis-cluster-43517b6.txt; 4097-16383 not measured; a
+//     dynamic C gets tiers of 6144, 8192, 12288 and 16384 so). Measured on an H100
 //     with the lean kernels (2026-12-06, bench/results/2026-12-06-h100/axis-cluster-81177f7.txt):
 //     C = 4096 0.855x copy over 8 blocks against 0.746x for one read in one block of 512 (2
 //     lanes: 32-byte slices), 0.820 over 4 blocks of 4 lanes; where one block has 64-byte slices
@@ -65,6 +70,9 @@ namespace {
 /// cluster size).
 constexpr int64_t kClusterSliceAxis = 512;
 constexpr int64_t kMaxAxisClusterBlocks = 8;
+/// Past kMaxAxisClusterBlocks slices of kClusterSliceAxis, the slice each block of a cluster of
+/// up to the chip's largest (sm_90: 16, non-portable) holds.
+constexpr int64_t kWideClusterSliceAxis = 1024;
 
 /// What a plan is chosen for: a static C, a dynamic C's tier, a dynamic C's general plan.
 enum class AxisPlanRole { Static, Tier, General };
@@ -185,15 +193,25 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   if (role != AxisPlanRole::General && !packable && op.getPrologue().empty() &&
       op.getNormalization() == Normalization::softmax && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
-    // The slice's plan in the same role: a tier's kernels hold f32 values where a static C's
-    // may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers as f32).
-    StrategyAttr slice =
-        selectPlanFor(op, target, registerBudget, maxThreads, kClusterSliceAxis, role);
-    int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
-    if (slice.getLanes() * vector * inBytes >= 64 &&
-        blocks <= std::min(kMaxAxisClusterBlocks, target.clusterBlocks))
-      return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
-                               slice.getRows(), vector, slice.getChunks(), blocks);
+    // The slices of C = 512 over up to 8 blocks (the portable size); past them, those of C =
+    // 1024 (4 lanes x 64 rows x 16: 64-byte slices, blocks of 256) over up to the chip's
+    // largest cluster (16 on sm_90, non-portable): f32 C = 16384 over 16 such blocks ran at
+    // 0.686x copy against 0.442x for the online plan (H100, 2026-12-06,
+    // bench/results/2026-12-06-h100/axis-cluster-43517b6.txt); C = 4097-16383 not measured.
+    for (int64_t sliceAxis : {kClusterSliceAxis, kWideClusterSliceAxis}) {
+      if (sliceAxis >= c) // one block's plan (no cluster in the slice's own plan)
+        break;
+      // The slice's plan in the same role: a tier's kernels hold f32 values where a static
+      // C's may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers as f32).
+      StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role);
+      int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
+      int64_t maxBlocks = sliceAxis == kClusterSliceAxis
+                              ? std::min(kMaxAxisClusterBlocks, target.clusterBlocks)
+                              : target.clusterBlocks;
+      if (slice.getLanes() * vector * inBytes >= 64 && blocks <= maxBlocks)
+        return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
+                                 slice.getRows(), vector, slice.getChunks(), blocks);
+    }
   }
   if (best)
     return best;

@@ -309,10 +309,7 @@ axis_dyn_() {
 # axis_plan_ NAME DTYPE B C INNER PLAN: a hand-written strided_axis plan over axis 1 of
 # [B, C, INNER] (alternatives to the chosen plans, for the thresholds: docs/strategies.md).
 axis_plan_() {
-  local name=$1 dtype=$2 t="tensor<${3}x${4}x${5}x${2}>" plan=$6
-  printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
-    "$name" "$t" "$t" "$plan" "$t" "$t" "$t" > "$dir/$name.mlir"
-  case_ "$name" "$dir/$name.mlir" --no-check --bench --reps=30
+  axis_plan_op_ "$1" "$2" "$3" "$4" "$5" softmax "" "$6"
 }
 
 # axis_chain_ NAME BODY IN OUT B C: a chain over axis 1 of [B, C, 4096] (BODY reads %x, an f32
@@ -335,8 +332,9 @@ axis_chain_() {
     fi
   done
 }
-# axis_plan_op_ NAME DTYPE B C INNER KIND PROLOGUE PLAN: the same with a normalisation (softmax,
-# log_softmax) and a prologue (e.g. `#softmax.scale<0.125>`) of the fused op.
+# axis_plan_op_ NAME DTYPE B C INNER KIND PROLOGUE PLAN: a hand-written strided_axis plan over
+# axis 1 of [B, C, INNER], for a normalisation KIND (softmax, log_softmax) after a PROLOGUE
+# (e.g. `#softmax.scale<0.125>`, or empty) of the fused op; axis_plan_ is its plain softmax.
 axis_plan_op_() {
   local name=$1 t="tensor<${3}x${4}x${5}x${2}>" kind=$6 prologue=$7 plan=$8
   printf 'func.func @%s(%%x: %s) -> %s {\n  %%y = softmax.fused %s %%x axis = 1 prologue [%s] {strategies = [#softmax.strategy<strided_axis, %s>]} : %s -> %s\n  return %%y : %s\n}\n' \

@@ -193,13 +193,12 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   if (role != AxisPlanRole::General && !packable && op.getPrologue().empty() &&
       op.getNormalization() == Normalization::softmax && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
-    // The slices of C = 512 over up to 8 blocks (the portable size); past them, those of C =
-    // 1024 (4 lanes x 64 rows x 16: 64-byte slices, blocks of 256) over up to the chip's
-    // largest cluster (16 on sm_90, non-portable): f32 C = 16384 over 16 such blocks ran at
-    // 0.686x copy against 0.442x for the online plan (H100, 2026-12-06,
-    // bench/results/2026-12-06-h100/axis-cluster-43517b6.txt); C = 4097-16383 not measured.
+    // The slices of C = 512 over up to 8 blocks (the portable size), past them those of C =
+    // 1024 over up to the chip's largest cluster (rule 5 of the file comment).
     for (int64_t sliceAxis : {kClusterSliceAxis, kWideClusterSliceAxis}) {
-      if (sliceAxis >= c) // one block's plan (no cluster in the slice's own plan)
+      // A slice narrower than C only: it is planned by this function, which must not spread
+      // it over a cluster in turn.
+      if (sliceAxis >= c)
         break;
       // The slice's plan in the same role: a tier's kernels hold f32 values where a static
       // C's may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers as f32).

@@ -85,10 +85,20 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 ///    strided_axis family, docs/fuzzing.md), 8 more after a prologue (the general kernel of
 ///    2 lanes x 256 rows x 8 chunks of 4 after a scale by a scalar, a rounding and a scale
 ///    spilled 16 bytes at 104 and none at 112: generator seed 548 of the strided_axis family).
+///  - `overCluster` (a lean kernel whose columns span the blocks of a cluster): neither a
+///    log_softmax's nor a prologue's extra. Its normalisation computes each value again from
+///    the loaded one and the cluster's max, so that nothing of the block's own exps stays
+///    live: 64 values on vectors of 4 as a log_softmax, after a scale, a scale by a scalar, or
+///    a scale, a rounding to bf16 and a scale (generator seeds 190 and 230 over a cluster), in
+///    the plans of static C = 3000-16384 and a dynamic C's tiers of 1536-16384, took 141-171
+///    registers where they had 255 and assembled without a spill at 128 (two blocks of 256 a
+///    multiprocessor; some tiers spill at 112 and 120: not monotone).
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
 inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax,
                                        bool hasPrologue, bool lean, bool tier = false,
-                                       bool converted = false) {
+                                       bool converted = false, bool overCluster = false) {
+  if (lean && overCluster)
+    return vector * chunks + 4 * vector + 40 + (tier ? (converted ? 16 : 8) : 0);
   if (lean)
     return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0) +
            (tier ? (converted ? 16 : 8) : 0);

@@ -366,3 +366,20 @@ func.func @cluster(%x: tensor<4x4096x1024xf32>) -> tensor<4x4096x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4x4096x1024xf32> -> tensor<4x4096x1024xf32>
   return %0 : tensor<4x4096x1024xf32>
 }
+
+// -----
+
+// A log_softmax after a scale by a scalar over a cluster: the budget of 64 values without the
+// extras one block's kernel takes for a log_softmax and a prologue (the normalisation
+// computes each value again from the cluster's max; TargetInfo.h, getStridedAxisRegisters'
+// `overCluster`), so two blocks of 256 a multiprocessor (128 registers, not 255: one block
+// alone waited at the cluster barriers). The scalar kernel, one block a column, keeps its 255.
+// CHECK-LABEL: gpu.func @cluster_log_scaled_0_strided_axis(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 128 : i32
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-LABEL: gpu.func @cluster_log_scaled_0_strided_axis_scalar(
+// CHECK-SAME: nvvm.maxnreg = 255 : i32
+func.func @cluster_log_scaled(%x: tensor<4x4096x1024xf32>, %t: f32) -> tensor<4x4096x1024xf32> {
+  %0 = softmax.fused log_softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4x4096x1024xf32> -> tensor<4x4096x1024xf32>
+  return %0 : tensor<4x4096x1024xf32>
+}

@@ -1058,6 +1058,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   int64_t limit = target.registersPerThread(threads);
   bool packed = holdsPackedValues(op, plan, vectorized, tier);
   bool converted = op.getInput().getType().getElementTypeBitWidth() < 32;
+  bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
   int64_t needed = packed ? getPackedStridedAxisRegisters(plan.getLanes(), plan.getRows(),
                                                        plan.getVector(), plan.getChunks(),
                                                        !op.getPrologue().empty(), tier)
@@ -1066,8 +1067,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
                                                      Normalization::log_softmax,
                                                  !op.getPrologue().empty(),
                                                  usesLeanAddressing(op, plan, vectorized, tier),
-                                                 tier, converted);
-  bool overCluster = vectorized && getAxisKernelClusterBlocks(plan, vectorized) > 1;
+                                                 tier, converted, overCluster);
   // At least 64 (80 over a cluster: a bf16 plan of 32 values, which took the 64 it had, spilled
   // 20 bytes there with the exchange), at most the block's limit.
   int64_t floor = std::min<int64_t>(overCluster ? 80 : 64, limit);

@@ -20,7 +20,12 @@
 //     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
 //     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
 //     whose kernels also hold the online path, for wider C and every misaligned layout.
-//  5. A plain softmax of f32 values over a static C on a chip with clusters (sm_90), where the
+//  5. f32 values over a static C or a tier on a chip with clusters (sm_90): an f32 input's
+//     softmax or log_softmax, after any prologue (its kernels take 128 registers there, two
+//     blocks a multiprocessor: getStridedAxisRegisters' `overCluster`; f32 log_softmax at C =
+//     4096 over 8 blocks ran at 0.662x copy by hand against 0.527x online, H100, 2026-12-06,
+//     axis-cluster-43517b6.txt), or a 16-bit input's plain softmax held as f32 (a dynamic
+//     C's tier with an f32 result). Where the
 //     plan of rule 1 has slices narrower than 64 bytes (C > 2048) or none holds the column:
 //     the column over a cluster of ceil(C / 512) blocks (at most 8), each with the plan of C =
 //     512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks,
@@ -189,9 +194,13 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   }
   // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
   // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each
-  // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment).
-  if (role != AxisPlanRole::General && !packable && op.getPrologue().empty() &&
-      op.getNormalization() == Normalization::softmax && target.clusterBlocks > 1 &&
+  // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment). The values of
+  // an f32 input whatever the normalisation and prologue; 16-bit ones held as f32 (a tier's)
+  // of a plain softmax only: after a scale they ran slower over clusters than in one block.
+  bool f32Values = inBytes == 4 || (!packable && op.getPrologue().empty() &&
+                                    op.getNormalization() == Normalization::softmax);
+  if (role != AxisPlanRole::General && f32Values &&
+      op.getNormalization() != Normalization::none && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
     // The slices of C = 512 over up to 8 blocks (the portable size), past them those of C =
     // 1024 over up to the chip's largest cluster (rule 5 of the file comment).

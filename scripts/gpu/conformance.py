@@ -265,12 +265,14 @@ def axis_program(variant, dtype, shape, axis, static=False, strategy=None):
     dims = "x".join(str(d) if static else "?" for d in shape)
     t = f"tensor<{dims}x{dtype}>"
     out_dtype = ("bf16" if dtype != "bf16" else "f16") if variant == "cast_out" else dtype
+    if variant == "widen_temperature":
+        out_dtype = "f32"
     o = f"tensor<{dims}x{out_dtype}>"
     if strategy:
         return (f"func.func @case(%x: {t}) -> {t} {{\n"
                 f"  %y = softmax.fused softmax %x axis = {axis} prologue [] "
                 f"{{strategies = [{strategy}]}} : {t} -> {t}\n  return %y : {t}\n}}\n")
-    args, lines, cur = "", [], "%x"
+    args, lines, cur, tin = "", [], "%x", t
     if variant == "scale":
         lines.append(f"  %s = softmax.scale %x by 0.125 : {t}")
         cur = "%s"
@@ -278,14 +280,23 @@ def axis_program(variant, dtype, shape, axis, static=False, strategy=None):
         args = ", %t: f32"
         lines.append(f"  %s = softmax.scale %x by %t : {t}, f32")
         cur = "%s"
+    elif variant == "widen_temperature":
+        # The input widened to f32, then times a scalar (a 16-bit input with an f32 result).
+        args = ", %t: f32"
+        if dtype != "f32":
+            lines.append(f"  %w = softmax.cast %x : {t} to {o}")
+            cur = "%w"
+        lines.append(f"  %s = softmax.scale {cur} by %t : {o}, f32")
+        cur = "%s"
+        t = o
     final = "softmax.log_softmax" if variant == "log_softmax" else "softmax.softmax"
     extra = " masked_rows = nan" if variant == "masked_nan" else ""
     lines.append(f"  %p = {final} {cur} axis = {axis}{extra} : {t}")
     result = "%p"
-    if out_dtype != dtype:
+    if out_dtype != dtype and variant != "widen_temperature":
         lines.append(f"  %y = softmax.cast %p : {t} to {o}")
         result = "%y"
-    return (f"func.func @case(%x: {t}{args}) -> {o} {{\n" + "\n".join(lines) +
+    return (f"func.func @case(%x: {tin}{args}) -> {o} {{\n" + "\n".join(lines) +
             f"\n  return {result} : {o}\n}}\n")
 
 
@@ -316,6 +327,14 @@ def axis_cases(quick=False):
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)
             for variant in AXIS_VARIANTS:
                 shape, axis = axis_shape(kind, 1000, 1024)
+                yield dict(name=f"axis {kind} tier {variant} {dtype} "
+                                f"{'x'.join(map(str, shape))}",
+                           axis=axis, variant=variant, dtype=dtype, shape=shape)
+            # The variants through the tiers over clusters (C = 3000: the tier of 3072 over 6
+            # blocks; f32 after a prologue or as a log_softmax, a 16-bit input widened to f32
+            # and scaled: rule 5 of AxisPlan.cpp; other 16-bit ones through the general plan).
+            for variant in AXIS_VARIANTS + ["widen_temperature"]:
+                shape, axis = axis_shape(kind, 3000, 1024)
                 yield dict(name=f"axis {kind} tier {variant} {dtype} "
                                 f"{'x'.join(map(str, shape))}",
                            axis=axis, variant=variant, dtype=dtype, shape=shape)

@@ -16,11 +16,12 @@
 // blocks), and the tiers of the eight with a dynamic C:
 // 16 (f32: the tiers of 1536 and 3072 at three quarters, 3072 and 4096 over clusters of 6 and
 // 8 blocks, 6144-16384 over 6-16 blocks of 1024), 8 (bf16 log_softmax: f32 values), 12 (bf16,
-// packed: 1536 and 3072 too), 12 (bf16 to f32: f32 values, lean as f32's), 8 (scaled f16: f32
-// values), 16 (f32 over a static inner size), 16 (f32 log_softmax), 16 (scaled f32: these two
-// over clusters from 1536 as well, at 128 registers). The general plans' online paths carry
-// compensated running sums (a dynamic C may be long).
-// COUNT: 164
+// packed: 1536 and 3072 too), 8 (bf16 to f32: f32 values, lean as f32's, in one block: over
+// a cluster one block a multiprocessor), 8 (scaled f16: f32 values), 16 (f32 over a static
+// inner size), 16 (f32 log_softmax), 16 (scaled f32: these two over clusters from 1536 as
+// well, at 128 registers). The general plans' online paths carry compensated running sums (a
+// dynamic C may be long).
+// COUNT: 160
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c12288' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'

@@ -88,11 +88,13 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 ///  - `overCluster` (a lean kernel whose columns span the blocks of a cluster): neither a
 ///    log_softmax's nor a prologue's extra. Its normalisation computes each value again from
 ///    the loaded one and the cluster's max, so that nothing of the block's own exps stays
-///    live: 64 values on vectors of 4 as a log_softmax, after a scale, a scale by a scalar, or
-///    a scale, a rounding to bf16 and a scale (generator seeds 190 and 230 over a cluster), in
-///    the plans of static C = 3000-16384 and a dynamic C's tiers of 1536-16384, took 141-171
-///    registers where they had 255 and assembled without a spill at 128 (two blocks of 256 a
-///    multiprocessor; some tiers spill at 112 and 120: not monotone).
+///    live: 64 f32 values on vectors of 4 as a log_softmax, after a scale, a scale by a
+///    scalar, or a scale, a rounding to bf16 and a scale (generator seeds 190 and 230 over a
+///    cluster), in the plans of static C = 3000-16384 and a dynamic C's tiers of 1536-16384,
+///    took 141-171 registers where they had 255 and assembled without a spill at 128 (two
+///    blocks of 256 a multiprocessor; some tiers spill at 112 and 120: not monotone). A
+///    converted tier keeps its 16 more: f16 to f32 over an inner size of 56 (generator seed
+///    694) spilled 4 bytes at 128 in the tiers of 1536 and 3072 over clusters of 3 and 6.
 /// The kernel carries it as `nvvm.maxnreg` (AxisKernel.cpp).
 inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logSoftmax,
                                        bool hasPrologue, bool lean, bool tier = false,

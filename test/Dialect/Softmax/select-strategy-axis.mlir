@@ -322,3 +322,31 @@ func.func @bf16_log_c4096(%x: tensor<8x4096x4096xbf16>) -> tensor<8x4096x4096xbf
   %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<8x4096x4096xbf16> -> tensor<8x4096x4096xbf16>
   return %0 : tensor<8x4096x4096xbf16>
 }
+
+// -----
+
+// A dynamic C's tiers go over a cluster only where two blocks of the slice's plan fit a
+// multiprocessor by the cluster kernel's estimate (getStridedAxisRegisters' `overCluster`): a
+// scaled f32 softmax's tiers from 1536 do (64 values + 56: 128 registers), a bf16 input
+// widened to f32 (a converted tier: 16 more) and a scaled bf16 one (64 f32-held values on
+// vectors of 8) do not: their tiers end in one block (1024), the general plan beyond.
+// CHECK-LABEL: func.func @dynamic_scaled_f32
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 3>,
+// CHECK-LABEL: func.func @dynamic_bf16_to_f32
+// CHECK-NOT: cluster
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
+// CHECK-LABEL: func.func @dynamic_scaled_bf16
+// CHECK-NOT: cluster
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+func.func @dynamic_scaled_f32(%x: tensor<?x?x?xf32>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+func.func @dynamic_bf16_to_f32(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+func.func @dynamic_scaled_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}

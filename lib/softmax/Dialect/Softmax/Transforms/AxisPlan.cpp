@@ -194,12 +194,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   }
   // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
   // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each
-  // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment). The values of
-  // an f32 input whatever the normalisation and prologue; 16-bit ones held as f32 (a tier's)
-  // of a plain softmax only: after a scale they ran slower over clusters than in one block.
-  bool f32Values = inBytes == 4 || (!packable && op.getPrologue().empty() &&
-                                    op.getNormalization() == Normalization::softmax);
-  if (role != AxisPlanRole::General && f32Values &&
+  // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment).
+  if (role != AxisPlanRole::General && !packable &&
       op.getNormalization() != Normalization::none && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
     // The slices of C = 512 over up to 8 blocks (the portable size), past them those of C =
@@ -216,7 +212,17 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
       int64_t maxBlocks = sliceAxis == kClusterSliceAxis
                               ? std::min(kMaxAxisClusterBlocks, target.clusterBlocks)
                               : target.clusterBlocks;
-      if (slice.getLanes() * vector * inBytes >= 64 && blocks <= maxBlocks)
+      // Two blocks of the slice's plan a multiprocessor at least (getStridedAxisRegisters'
+      // `overCluster`): a block alone there waits at the cluster's barriers with nothing to
+      // hide them (f32 log_softmax at C = 4096 over 8 blocks ran at 0.662x copy with one,
+      // 0.865x with two; bf16 scaled over 8 blocks of 64 f32-held values 0.343x with one).
+      int64_t sliceRegisters = llvm::alignTo(
+          getStridedAxisRegisters(vector, slice.getChunks(), logSoftmax, hasPrologue,
+                                  /*lean=*/true, role == AxisPlanRole::Tier, inBytes < 4,
+                                  /*overCluster=*/true),
+          8);
+      bool twoResident = target.registersPerSM / (slice.getBlockSize() * sliceRegisters) >= 2;
+      if (slice.getLanes() * vector * inBytes >= 64 && blocks <= maxBlocks && twoResident)
         return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
                                  slice.getRows(), vector, slice.getChunks(), blocks);
     }

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -516,6 +516,25 @@ axis_cluster() {
   axis_plan_op_ clu_scaled_c512_L8_bf16 bf16 64 512 4096 softmax "#softmax.scale<0.125>" "lanes = 8, rows = 32, vector = 8, chunks = 16"
 }
 
+# 16-bit columns wider than one block holds (C = 8192, 16384: the online plan chosen, 0.41x
+# copy at 16384 on an H100) over clusters of packed plans in blocks of 256 and 512 that
+# assemble without a spill at 128 registers (2026-12-06, thirteenth session), beside the
+# chosen plans and 4 lanes x 128 rows over 8 (8 bytes of spill; 0.537 in the twelfth).
+axis_wide16() {
+  local dir=$work/axis-wide16
+  mkdir -p "$dir"
+  axis_case_ w16_c16384_chosen_bf16 bf16 1 2 16384 4096
+  axis_plan_ w16_c16384_L2Q8R128_bf16 bf16 2 16384 4096 "lanes = 2, rows = 128, vector = 8, chunks = 16, cluster = 8"
+  axis_plan_ w16_c16384_L2Q8K8_bf16   bf16 2 16384 4096 "lanes = 2, rows = 256, vector = 8, chunks = 8, cluster = 8"
+  axis_plan_ w16_c16384_L4Q16_bf16    bf16 2 16384 4096 "lanes = 4, rows = 64, vector = 8, chunks = 16, cluster = 16"
+  axis_plan_ w16_c16384_L4Q8_bf16     bf16 2 16384 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16, cluster = 8"
+  axis_case_ w16_c16384_chosen_f16 f16 1 2 16384 4096
+  axis_plan_ w16_c16384_L2Q8R128_f16  f16 2 16384 4096 "lanes = 2, rows = 128, vector = 8, chunks = 16, cluster = 8"
+  axis_case_ w16_c8192_chosen_bf16 bf16 1 4 8192 4096
+  axis_plan_ w16_c8192_L2Q4R128_bf16  bf16 4 8192 4096 "lanes = 2, rows = 128, vector = 8, chunks = 16, cluster = 4"
+  axis_plan_ w16_c8192_L4Q4_bf16      bf16 4 8192 4096 "lanes = 4, rows = 128, vector = 8, chunks = 16, cluster = 4"
+}
+
 # The conformance cases of a softmax over a non-last axis only (scripts/gpu/conformance.py
 # --axis), checked against the reference and timed; then compute-sanitizer memcheck and
 # racecheck on their small subset.
@@ -750,10 +769,11 @@ for mode in "${modes[@]}"; do
   [ "$mode" = axis-bench ] && mode=axis_bench
   [ "$mode" = axis-cluster ] && mode=axis_cluster
   [ "$mode" = axis-alternatives ] && mode=axis_alternatives
+  [ "$mode" = axis-wide16 ] && mode=axis_wide16
   [ "$mode" = axis-anchors ] && mode=axis_anchors
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

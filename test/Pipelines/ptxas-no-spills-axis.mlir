@@ -12,8 +12,9 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 30 programs x (vector kernel + scalar kernel; the last a hand-written plan over a cluster of 8
-// blocks), and the tiers of the eight with a dynamic C:
+// 32 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
+// blocks; bf16 C = 16384 and f16 C = 12000 over clusters of 8 and 6 blocks of packed values,
+// rule 6), and the tiers of the eight with a dynamic C:
 // 16 (f32: the tiers of 1536 and 3072 at three quarters, 3072 and 4096 over clusters of 6 and
 // 8 blocks, 6144-16384 over 6-16 blocks of 1024), 8 (bf16 log_softmax: f32 values), 12 (bf16,
 // packed: 1536 and 3072 too), 8 (bf16 to f32: f32 values, lean as f32's, in one block: over
@@ -21,7 +22,8 @@
 // inner size), 16 (f32 log_softmax), 16 (scaled f32: these two over clusters from 1536 as
 // well, at 128 registers). The general plans' online paths carry compensated running sums (a
 // dynamic C may be long).
-// COUNT: 160
+// COUNT: 164
+// CHECK-DAG: Compiling entry function 'c16384_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c12288' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
@@ -179,4 +181,15 @@ func.func @c512_scaled_bf16_f32_values(%x: tensor<64x512x4096xbf16>) -> tensor<6
 func.func @cluster_c4096_f32(%x: tensor<4x4096x1024xf32>) -> tensor<4x4096x1024xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]} : tensor<4x4096x1024xf32> -> tensor<4x4096x1024xf32>
   return %0 : tensor<4x4096x1024xf32>
+}
+// Rule 6 (AxisPlan.cpp): 16-bit values held packed over clusters of blocks of 256, 2 lanes x 128
+// rows x 16 chunks of 8 each (128 registers, two blocks a multiprocessor); f16 C = 12000: the
+// last block's slice in part past C.
+func.func @c16384_bf16(%x: tensor<2x16384x4096xbf16>) -> tensor<2x16384x4096xbf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<2x16384x4096xbf16>
+  return %p : tensor<2x16384x4096xbf16>
+}
+func.func @c12000_f16(%x: tensor<2x12000x1000xf16>) -> tensor<2x12000x1000xf16> {
+  %p = softmax.softmax %x axis = 1 : tensor<2x12000x1000xf16>
+  return %p : tensor<2x12000x1000xf16>
 }

@@ -43,6 +43,16 @@
 //     blocks waited at the cluster barriers with nothing else resident to hide them. 16-bit
 //     values (held packed) keep one block: bf16 C = 4096 over 4 blocks ran at 0.760 against
 //     0.726, over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
+//  6. 16-bit values of a plain softmax (held packed) to a 16-bit result over a static C that no
+//     block holds (C > 4096) on a chip with clusters: the column over a cluster of ceil(C / 2048) blocks (at most
+//     8) of 256 threads, each with the plan of C = 2048 in such blocks (2 lanes x 128 rows x 16
+//     chunks of 8: 32-byte slices; 128 registers, two blocks a multiprocessor, no spill).
+//     Measured by hand on an H100 (2026-12-06, thirteenth session,
+//     bench/results/2026-12-06-h100/axis-wide16-a4e8bb9.txt): bf16 C = 16384 over 8 blocks
+//     0.599x copy, f16 0.604, C = 8192 over 4 0.666, against 0.406 and 0.387 for the online
+//     plan (torch.compile 0.475 at 16384); 4 lanes x 128 rows in blocks of 512 0.539-0.608 (8
+//     bytes of spill at their 128 registers), 4 lanes x 64 rows over 16 blocks 0.415, 2 lanes x
+//     256 rows x 8 chunks over 8 blocks 0.441.
 // Written before any measurement; first measured on the H200 at ba2aaf5
 // (bench/results/2026-12-01-h200/axis-bench-ba2aaf5.txt, fraction of copy, 256 MiB): f32 C = 8
 // 0.985, 64 0.889, 512 0.822, 4096 0.450, heads 0.96-0.99; bf16 0.28-0.59. A hand-written f32
@@ -78,14 +88,17 @@ constexpr int64_t kMaxAxisClusterBlocks = 8;
 /// Past kMaxAxisClusterBlocks slices of kClusterSliceAxis, the slice each block of a cluster of
 /// up to the chip's largest (sm_90: 16, non-portable) holds.
 constexpr int64_t kWideClusterSliceAxis = 1024;
+/// Rule 6: the slice each block of 256 threads holds of a column of 16-bit values held packed.
+constexpr int64_t kPackedClusterSliceAxis = 2048;
 
 /// What a plan is chosen for: a static C, a dynamic C's tier, a dynamic C's general plan.
 enum class AxisPlanRole { Static, Tier, General };
 
 /// The plan for an axis of `c` values in `role` (General: c is kDynamicAxisPlanned): rules 1-3
-/// of the file comment.
+/// of the file comment, and rule 5 unless `oneBlock` (the plan of a cluster's slice).
 StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registerBudget,
-                           int64_t maxThreads, int64_t c, AxisPlanRole role) {
+                           int64_t maxThreads, int64_t c, AxisPlanRole role,
+                           bool oneBlock = false) {
   bool dynamicAxis = role == AxisPlanRole::General;
   MLIRContext *context = op.getContext();
   RankedTensorType type = op.getInput().getType();
@@ -195,19 +208,26 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   // f32 values over a static C (the lean kernels) on a chip with clusters: where one block's
   // slices are narrower than 64 bytes, the column spread over the blocks of a cluster, each
   // holding the slices of C = kClusterSliceAxis (rule 5 of the file comment).
-  if (role != AxisPlanRole::General && !packable &&
+  if (!oneBlock && role != AxisPlanRole::General && !packable &&
       op.getNormalization() != Normalization::none && target.clusterBlocks > 1 &&
       (!best || best.getLanes() * vector * inBytes < 64) && c > kClusterSliceAxis) {
     // The slices of C = 512 over up to 8 blocks (the portable size), past them those of C =
     // 1024 over up to the chip's largest cluster (rule 5 of the file comment).
     for (int64_t sliceAxis : {kClusterSliceAxis, kWideClusterSliceAxis}) {
-      // A slice narrower than C only: it is planned by this function, which must not spread
-      // it over a cluster in turn.
+      // A slice narrower than C only.
       if (sliceAxis >= c)
         break;
-      // The slice's plan in the same role: a tier's kernels hold f32 values where a static
-      // C's may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers as f32).
-      StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role);
+      // The slice's one-block plan in the same role: a tier's kernels hold f32 values where a
+      // static C's may hold 16-bit ones packed (f16 to f32: 128 values a thread, 255 registers
+      // as f32). One block: C = 1024's own plan may spread over a cluster of two 512-slices
+      // where its one block's slices are narrower than 64 bytes (16-bit to f32: 32 bytes), and
+      // this plan takes the slice's capacity a block (generator seed 783 of the strided_axis
+      // family: f16 to f32 over C = 4097 got 5 blocks of 512, 2560 values, which the verifier
+      // rejected).
+      StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role,
+                                         /*oneBlock=*/true);
+      if (!slice || slice.getCluster() != 1)
+        continue;
       int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
       int64_t maxBlocks = sliceAxis == kClusterSliceAxis
                               ? std::min(kMaxAxisClusterBlocks, target.clusterBlocks)
@@ -229,6 +249,21 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   }
   if (best)
     return best;
+  // 16-bit values held packed over a static C that no block holds (rule 6 of the file
+  // comment): the column over a cluster of blocks of 256 threads, each with the plan of C =
+  // kPackedClusterSliceAxis in such blocks (2 lanes x 128 rows x 16 chunks of 8). A 16-bit
+  // result only: the plans measured (an f32 one would have vectors of 4).
+  if (!oneBlock && role == AxisPlanRole::Static && packable && !hasPrologue &&
+      elementBytes == inBytes && target.clusterBlocks > 1 && c > kPackedClusterSliceAxis) {
+    StrategyAttr slice =
+        selectPlanFor(op, target, registerBudget, std::min<int64_t>(maxThreads, 256),
+                      kPackedClusterSliceAxis, role, /*oneBlock=*/true);
+    int64_t blocks = slice ? llvm::divideCeil(c, slice.getAxisCapacity()) : 0;
+    if (slice && slice.getCluster() == 1 && blocks <= kMaxAxisClusterBlocks &&
+        blocks <= target.clusterBlocks)
+      return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
+                               slice.getRows(), vector, slice.getChunks(), blocks);
+  }
   // The online plan.
   int64_t threads = std::min<int64_t>(512, maxThreads);
   int64_t lanes = minLanes;

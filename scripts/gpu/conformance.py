@@ -330,7 +330,7 @@ def axis_cases(quick=False):
                 yield dict(name=f"axis {kind} tier {variant} {dtype} "
                                 f"{'x'.join(map(str, shape))}",
                            axis=axis, variant=variant, dtype=dtype, shape=shape)
-            # The variants through the tiers over clusters (C = 3000: the tier of 3072 over 6
+            # The variants through the tiers over clusters (C = 3000: the tier of 4096 over 8
             # blocks; f32 after a prologue or as a log_softmax, a 16-bit input widened to f32
             # and scaled: rule 5 of AxisPlan.cpp; other 16-bit ones through the general plan).
             for variant in AXIS_VARIANTS + ["widen_temperature"]:

@@ -225,10 +225,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
       // this plan takes the slice's capacity a block (generator seed 783 of the strided_axis
       // family: f16 to f32 over C = 4097 got 5 blocks of 512, 2560 values, which the verifier
       // rejected).
-      StrategyAttr slice = selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role,
-                                         /*oneBlock=*/true);
-      if (!slice || slice.getCluster() != 1)
-        continue;
+      StrategyAttr slice =
+          selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role, /*oneBlock=*/true);
       int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
       int64_t maxBlocks = sliceAxis == kClusterSliceAxis
                               ? std::min(kMaxAxisClusterBlocks, target.clusterBlocks)

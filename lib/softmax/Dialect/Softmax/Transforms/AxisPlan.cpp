@@ -23,12 +23,12 @@
 //  5. f32 values over a static C or a tier on a chip with clusters (sm_90): an f32 input's
 //     softmax or log_softmax, after any prologue (its kernels take 128 registers there, two
 //     blocks a multiprocessor: getStridedAxisRegisters' `overCluster`; f32 log_softmax at C =
-//     4096 over 8 blocks ran at 0.662x copy by hand against 0.527x online, H100, 2026-12-06,
-//     axis-cluster-43517b6.txt), or a 16-bit input's plain softmax held as f32 (a dynamic
-//     C's tier with an f32 result). Where the
-//     plan of rule 1 has slices narrower than 64 bytes (C > 2048) or none holds the column:
-//     the column over a cluster of ceil(C / 512) blocks (at most 8), each with the plan of C =
-//     512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks,
+//     4096 over 8 blocks ran at 0.865x copy as chosen against 0.527x online, H100, 2026-12-06,
+//     axis-bench-61baa4d.txt), or a 16-bit input's plain softmax held as f32 (a dynamic C's
+//     tier with an f32 result); only where two blocks of the slice's plan fit a
+//     multiprocessor. Where the plan of rule 1 has slices narrower than 64 bytes (C > 2048)
+//     or none holds the column: the column over a cluster of ceil(C / 512) blocks (at most
+//     8), each with the plan of C = 512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks,
 //     ceil(C / 1024) blocks of C = 1024's plan (4 lanes x 64 rows x 16: 64-byte slices, blocks
 //     of 256) up to the chip's largest cluster (16 on sm_90, non-portable): f32 C = 16384 ran at
 //     0.686x copy over 16 against 0.442x for the online plan (H100, 2026-12-06,
@@ -45,9 +45,10 @@
 //     values (held packed) keep one block: bf16 C = 4096 over 4 blocks ran at 0.760 against
 //     0.726, over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
 //  6. 16-bit values of a plain softmax (held packed) to a 16-bit result over a static C that no
-//     block holds (C > 4096) on a chip with clusters: the column over a cluster of ceil(C / 2048) blocks (at most
-//     8) of 256 threads, each with the plan of C = 2048 in such blocks (2 lanes x 128 rows x 16
-//     chunks of 8: 32-byte slices; 128 registers, two blocks a multiprocessor, no spill).
+//     block holds (C > 4096) on a chip with clusters: the column over a cluster of ceil(C /
+//     2048) blocks (at most 8) of 256 threads, each with the plan of C = 2048 in such blocks
+//     (2 lanes x 128 rows x 16 chunks of 8: 32-byte slices; 128 registers, two blocks a
+//     multiprocessor, no spill).
 //     Measured by hand on an H100 (2026-12-06, thirteenth session,
 //     bench/results/2026-12-06-h100/axis-wide16-a4e8bb9.txt): bf16 C = 16384 over 8 blocks
 //     0.599x copy, f16 0.604, C = 8192 over 4 0.666, against 0.406 and 0.387 for the online
@@ -257,9 +258,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
     StrategyAttr slice =
         selectPlanFor(op, target, registerBudget, std::min<int64_t>(maxThreads, 256),
                       kPackedClusterSliceAxis, role, /*oneBlock=*/true);
-    int64_t blocks = slice ? llvm::divideCeil(c, slice.getAxisCapacity()) : 0;
-    if (slice && slice.getCluster() == 1 && blocks <= kMaxAxisClusterBlocks &&
-        blocks <= target.clusterBlocks)
+    int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
+    if (blocks <= std::min(kMaxAxisClusterBlocks, target.clusterBlocks))
       return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
                                slice.getRows(), vector, slice.getChunks(), blocks);
   }

@@ -20,30 +20,30 @@
 //     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
 //     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
 //     whose kernels also hold the online path, for wider C and every misaligned layout.
-//  5. f32 values over a static C or a tier on a chip with clusters (sm_90): an f32 input's
-//     softmax or log_softmax, after any prologue (its kernels take 128 registers there, two
-//     blocks a multiprocessor: getStridedAxisRegisters' `overCluster`; f32 log_softmax at C =
-//     4096 over 8 blocks ran at 0.865x copy as chosen against 0.527x online, H100, 2026-12-06,
-//     axis-bench-61baa4d.txt), or a 16-bit input's plain softmax held as f32 (a dynamic C's
-//     tier with an f32 result); only where two blocks of the slice's plan fit a
-//     multiprocessor. Where the plan of rule 1 has slices narrower than 64 bytes (C > 2048)
-//     or none holds the column: the column over a cluster of ceil(C / 512) blocks (at most
-//     8), each with the plan of C = 512 (8 lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks,
-//     ceil(C / 1024) blocks of C = 1024's plan (4 lanes x 64 rows x 16: 64-byte slices, blocks
-//     of 256) up to the chip's largest cluster (16 on sm_90, non-portable): f32 C = 16384 ran at
-//     0.686x copy over 16 against 0.442x for the online plan (H100, 2026-12-06,
-//     bench/results/2026-12-06-h100/axis-cluster-43517b6.txt; 4097-16383 not measured; a
-//     dynamic C gets tiers of 8192 and 16384 so: a tier at three quarters over a cluster
-//     is left out, selectStridedAxisPlans). Measured on an H100
-//     with the lean kernels (2026-12-06, bench/results/2026-12-06-h100/axis-cluster-81177f7.txt):
-//     C = 4096 0.855x copy over 8 blocks against 0.746x for one read in one block of 512 (2
-//     lanes: 32-byte slices), 0.820 over 4 blocks of 4 lanes; where one block has 64-byte slices
-//     it stays ahead (C = 2048: 0.885 against 0.880 over 4 blocks, C = 1024: 0.926 against 0.911
-//     over 2). With the four-index kernels of before (170 registers: one block a multiprocessor)
-//     the clusters were slower everywhere (axis-bench-5231d7c.txt: C = 4096 over 8 0.592x): the
-//     blocks waited at the cluster barriers with nothing else resident to hide them. 16-bit
-//     values (held packed) keep one block: bf16 C = 4096 over 4 blocks ran at 0.760 against
-//     0.726, over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
+//  5. f32 values over a static C or a tier on a chip with clusters (sm_90): an f32 input's softmax
+//     or log_softmax, after any prologue (its kernels take 128 registers there, two blocks a
+//     multiprocessor: getStridedAxisRegisters' `overCluster`; f32 log_softmax at C = 4096 over 8
+//     blocks ran at 0.865x copy as chosen against 0.527x online, H100, 2026-12-06,
+//     axis-bench-61baa4d.txt), or a 16-bit input's plain softmax held as f32 (a dynamic C's tier
+//     with an f32 result); only where two blocks of the slice's plan fit a multiprocessor. Where
+//     the plan of rule 1 has slices narrower than 64 bytes (C > 2048) or none holds the column: the
+//     column over a cluster of ceil(C / 512) blocks (at most 8), each with the plan of C = 512 (8
+//     lanes x 32 rows x 16 values: 128-byte slices, blocks of 256); past 8 such blocks, ceil(C /
+//     1024) blocks of C = 1024's plan (4 lanes x 64 rows x 16: 64-byte slices, blocks of 256) up to
+//     the chip's largest cluster (16 on sm_90, non-portable): f32 C = 16384 ran at 0.686x copy over
+//     16 against 0.442x for the online plan (H100, 2026-12-06,
+//     bench/results/2026-12-06-h100/axis-cluster-43517b6.txt; 4097-16383 not measured; a dynamic C
+//     gets tiers of 8192 and 16384 so: a tier at three quarters over a cluster is left out,
+//     selectStridedAxisPlans). Measured on an H100 with the lean kernels (2026-12-06,
+//     bench/results/2026-12-06-h100/axis-cluster-81177f7.txt): C = 4096 0.855x copy over 8 blocks
+//     against 0.746x for one read in one block of 512 (2 lanes: 32-byte slices), 0.820 over 4
+//     blocks of 4 lanes; where one block has 64-byte slices it stays ahead (C = 2048: 0.885 against
+//     0.880 over 4 blocks, C = 1024: 0.926 against 0.911 over 2). With the four-index kernels of
+//     before (170 registers: one block a multiprocessor) the clusters were slower everywhere
+//     (axis-bench-5231d7c.txt: C = 4096 over 8 0.592x): the blocks waited at the cluster barriers
+//     with nothing else resident to hide them. 16-bit values (held packed) keep one block where one
+//     holds the column (rule 6 past it): bf16 C = 4096 over 4 blocks ran at 0.760 against 0.726,
+//     over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
 //  6. 16-bit values of a plain softmax (held packed) to a 16-bit result over a static C that no
 //     block holds (C > 4096) on a chip with clusters: the column over a cluster of ceil(C /
 //     2048) blocks (at most 8) of 256 threads, each with the plan of C = 2048 in such blocks

@@ -121,7 +121,11 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
 /// 72-80 registers, 112-120 in the exception. `dynamicAxis`: the tier of a dynamic C, whose
 /// every chunk compares its axis index with C, takes one more a chunk (bf16 tiers of 2048 and
 /// 4096, 16 chunks of 8, spilled 16 bytes at 112 and none at 120; bf16 to f32 in one row of
-/// 32 chunks of 4, 48 bytes at 112 and none at 136).
+/// 32 chunks of 4, 48 bytes at 112 and none at 136), or the prologue's 16 where that is more,
+/// not both: the tiers of 1024-4096 (96 and 128 values) after constant positive scales and
+/// roundings, bf16 and f16, over axes 0 and 1 and inner sizes of 4-4096, assembled without a
+/// spill at 120 and 128 (ptxas -v, 2026-12-06; 128 values spilled 26-60 bytes at 104, up to 8
+/// at 112 after a scale between roundings).
 inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_t vector,
                                              int64_t chunks, bool hasPrologue,
                                              bool dynamicAxis) {
@@ -135,7 +139,7 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
   // Such a block is alone on its multiprocessor from 65 registers up: no occupancy lost.
   int64_t floor = lanes * rows >= 512 ? 112 : 0;
   int64_t prologue = hasPrologue && values > 64 ? 16 : 0;
-  return std::max(values / 2 + 2 * vector + 32 + extra + prologue, floor);
+  return std::max(values / 2 + 2 * vector + 32 + std::max(extra, prologue), floor);
 }
 
 /// The most values a thread of a strided_axis kernel holds as f32 (AxisPlan.cpp, rule 1).

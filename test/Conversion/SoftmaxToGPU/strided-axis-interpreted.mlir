@@ -33,6 +33,15 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c8 --shape 3x8x64 --axis 1 --dtype bf16 | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_bf16_0_strided_axis_c32 --shape 2x21x64 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_0_strided_axis_c32 --shape 2x21x3x16 --axis 1 --dtype f16 --scale 0.25 --special | FileCheck %s --check-prefix=VEC
+// A tier after a positive constant scale holds 128 values a thread packed (16 chunks of 8);
+// its chunks past C load -inf as raw words (FusedOp::prologueKeepsNegInf): C = 5, 37, 200 and
+// its capacity 256, bf16 and f16. After a negative factor the tier holds f32 values.
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 2x5x16 --axis 1 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 1x37x32 --axis 1 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 1x200x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 1x256x16 --axis 1 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_f16_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype f16 --scale 0.75 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_negative_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype bf16 --scale -0.5 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x11x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // The lean f32 tier of 16 runs where C > 8 (the tier of 8): its chunks 2 and 3 may pass C and
 // load the thread's last chunk in the axis instead, masked (C = 9: chunk 2 in the first row
@@ -111,6 +120,18 @@ func.func @tiers_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 func.func @tiers_scaled(%x: tensor<?x?x?x?xf16>, %t: f32) -> tensor<?x?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?x?xf16> -> tensor<?x?x?x?xf16>
   return %0 : tensor<?x?x?x?xf16>
+}
+func.func @tiers_scaled_const(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+func.func @tiers_scaled_f16(%x: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.75>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
+  return %0 : tensor<?x?x?xf16>
+}
+func.func @tiers_negative(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<-0.5>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
 }
 
 func.func @tiers_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {

@@ -282,6 +282,35 @@ func.func @tiers(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 
 // -----
 
+// A tier after a positive constant scale holds its 128 values a thread packed, and a chunk that
+// may pass C loads -inf there as raw words (-inf times 0.125 is -inf: FusedOp::
+// prologueKeepsNegInf), so that no use selects; after a negative factor (-inf would turn +inf)
+// the tier holds f32 values (a lean tier: -inf selected after the scale).
+// CHECK-LABEL: gpu.func @tiers_scaled_0_strided_axis_c4096(
+// CHECK-SAME: nvvm.maxnreg = 128
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: arith.constant dense<0xFF80> : vector<8xbf16>
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @tiers_negative_0_strided_axis_c4096(
+// CHECK: memref.reinterpret_cast
+// CHECK-NOT: dense<0xFF80> : vector<8xbf16>
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK-NOT: dense<0xFF80> : vector<8xbf16>
+// CHECK: gpu.return
+func.func @tiers_scaled(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+func.func @tiers_negative(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<-0.125>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+
+// -----
+
 // The tiers of a dynamic f32 C are lean (column views), and a tier knows that C is past the
 // capacity of the tiers before it (8 here): chunks 0 and 1 of the tier of 16 (4 rows) are in
 // the axis, chunks 2 and 3 may pass C. Those load the thread's last chunk in the axis where they

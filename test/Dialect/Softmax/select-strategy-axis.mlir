@@ -330,13 +330,23 @@ func.func @bf16_log_c4096(%x: tensor<8x4096x4096xbf16>) -> tensor<8x4096x4096xbf
 // multiprocessor by the cluster kernel's estimate (getStridedAxisRegisters' `overCluster`): a
 // scaled f32 softmax's tiers from 2048 do (64 values + 56: 128 registers), a bf16 input
 // widened to f32 (a converted tier: 16 more) and a scaled bf16 one (64 f32-held values on
-// vectors of 8) do not: their tiers end in one block (1024), the general plan beyond.
+// vectors of 8) do not: their tiers end in one block, the general plan beyond. A 16-bit softmax
+// after a positive constant scale holds its values packed from 1024 (128 a thread, -inf past C
+// as loaded: FusedOp::prologueKeepsNegInf), so its tiers reach 4096 in one block as the static
+// plans do; after a scale by a scalar (its sign known at run time only) or a negative factor,
+// f32-held values up to 1024.
 // CHECK-LABEL: func.func @dynamic_scaled_f32
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>,
 // CHECK-LABEL: func.func @dynamic_bf16_to_f32
 // CHECK-NOT: cluster
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 // CHECK-LABEL: func.func @dynamic_scaled_bf16
+// CHECK-NOT: cluster
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 12>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 12>, #softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK-LABEL: func.func @dynamic_scaled_by_bf16
+// CHECK-NOT: cluster
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK-LABEL: func.func @dynamic_negative_scale_bf16
 // CHECK-NOT: cluster
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
 func.func @dynamic_scaled_f32(%x: tensor<?x?x?xf32>, %t: f32) -> tensor<?x?x?xf32> {
@@ -349,6 +359,14 @@ func.func @dynamic_bf16_to_f32(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xf32> {
 }
 func.func @dynamic_scaled_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+func.func @dynamic_scaled_by_bf16(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+func.func @dynamic_negative_scale_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<-0.5>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
 }
 

@@ -283,17 +283,15 @@ private:
     outView = columnView(out, first);
   }
 
-  /// A vector as loaded (16-bit storage: two values a register; -inf past C where no scale
-  /// follows, else zeros outside the tensor) and, where its axis index `c` may be past C and
-  /// it holds zeros there, whether it is not; `expand` gives its f32 values (prologue applied,
-  /// -inf past C) at each use. Zeros in columns past the tensor's need no -inf: each column is
-  /// reduced on its own and those are never stored.
+  /// A vector as loaded (16-bit storage: two values a register; -inf past C where the prologue
+  /// keeps -inf, FusedOp::prologueKeepsNegInf, else zeros outside the tensor) and, where its
+  /// axis index `c` may be past C and it holds zeros there, whether it is not; `expand` gives
+  /// its f32 values (prologue applied, -inf past C) at each use. Zeros in columns past the
+  /// tensor's need no -inf: each column is reduced on its own and those are never stored.
   struct Packed {
     Value raw, inAxis;
   };
   Packed loadPacked(const Chunk &chunk);
-  /// Whether a packed vector past C may be loaded as -inf (no scale in the prologue).
-  bool fillsNegInf();
   SmallVector<Value> expand(const Packed &packed);
 
   using Tuple = SmallVector<Value, 2>;
@@ -467,24 +465,19 @@ AxisEmitter::Packed AxisEmitter::loadPacked(const Chunk &chunk) {
   };
   // Packed kernels are never lean (usesLeanAddressing): every chunk is guarded.
   Value raw = ifElse(inTensor(chunk, 0, /*store=*/false), rawType, loadRaw, [&] {
-    // Past C: -inf as loaded, where no scale follows (a negative or zero factor would
-    // make it +inf or NaN), so that no use selects (a select at each use of each chunk
-    // that may pass C kept f32 copies: 9 chunks of f16 over a cluster of 8 spilled 12
-    // bytes at 128 registers, C = 2049). Zeros otherwise, and in columns past the
-    // tensor's (each column is reduced on its own and those are never stored).
-    if (chunk.mayPassAxis && fillsNegInf())
+    // Past C: -inf as loaded, where the prologue keeps it (no scale by a scalar, constant
+    // factors positive: a negative or zero one would make it +inf or NaN), so that no use
+    // selects (a select at each use of each chunk that may pass C kept f32 copies: 9 chunks
+    // of f16 over a cluster of 8 spilled 12 bytes at 128 registers, C = 2049). Zeros
+    // otherwise, and in columns past the tensor's (each column is reduced on its own and
+    // those are never stored).
+    if (chunk.mayPassAxis && op.prologueKeepsNegInf())
       return negInfOf(rawType);
     return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
   });
-  if (!chunk.mayPassAxis || fillsNegInf())
+  if (!chunk.mayPassAxis || op.prologueKeepsNegInf())
     return {raw, Value()};
   return {raw, cmpi(arith::CmpIPredicate::ult, chunk.c, axisSize)};
-}
-
-bool AxisEmitter::fillsNegInf() {
-  return llvm::none_of(op.getPrologue(), [](Attribute step) {
-    return isa<ScaleStepAttr, ScaleByStepAttr>(step);
-  });
 }
 
 SmallVector<Value> AxisEmitter::expand(const Packed &packed) {

@@ -423,6 +423,14 @@ bool FusedOp::hasLimitingMask() {
   });
 }
 
+bool FusedOp::prologueKeepsNegInf() {
+  return llvm::all_of(getPrologue(), [](Attribute step) {
+    if (auto scale = dyn_cast<ScaleStepAttr>(step))
+      return scale.getFactor().convertToDouble() > 0;
+    return isa<RoundStepAttr>(step);
+  });
+}
+
 SmallVector<Value> FusedOp::getBiasAndMaskOperands() {
   SmallVector<Value> operands;
   for (Attribute step : getPrologue()) {

@@ -35,8 +35,8 @@ INV_TEMPERATURE = 0.7  # softmax-run's default --scalar
 
 def shapes(dtype):
     """(name, shape, dim, kind) as axis-bench's cases: the same sizes, 256 MiB of `dtype`, and
-    its fused chains over C = 64, 512 and 4096: `scaled` (bf16 by 0.125), `temp` (bf16 by the
-    inverse temperature, to f32), `log` (f32 log_softmax)."""
+    its fused chains over C = 64, 512, 2048 and 4096: `scaled` (bf16 by 0.125), `temp` (bf16 by
+    the inverse temperature, to f32), `log` (f32 log_softmax)."""
     s = 4 // ELEM_BYTES[dtype]
     cases = [(f"c{c}", (b * s, c, inner), 1, "softmax") for c, b, inner in [
         (8, 2048, 4096), (64, 256, 4096), (512, 32, 4096), (1024, 16, 4096), (1500, 11, 4096),
@@ -44,7 +44,7 @@ def shapes(dtype):
     cases.insert(3, ("c512i1k", (128 * s, 512, 1024), 1, "softmax"))
     cases += [("h16", (1024 * s, 16, 4096), -2, "softmax"),
               ("h12", (5462 * s, 12, 1024), -2, "softmax")]
-    for c in (64, 512, 4096):
+    for c in (64, 512, 2048, 4096):
         b = 16384 // c
         if dtype == "bf16":
             cases += [(f"scaled_c{c}", (2 * b, c, 4096), 1, "scaled"),

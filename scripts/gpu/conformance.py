@@ -319,9 +319,11 @@ def axis_cases(quick=False):
             # (2049: the last blocks' slices wholly past C; 3000; 4096). The variants through
             # a lean f32 tier (C = 1000).
             # Past 4096 (f32): the tiers over clusters of 6-16 blocks of C = 1024's plan (6145:
-            # the tier of 8192; 16384, the last; 16385, the general plan again).
+            # the tier of 8192; 16384, the last; 16385, the general plan again); 16-bit: over
+            # clusters of 4 and 8 blocks of C = 2048's packed plan (rule 6; 8000 and 12000: the
+            # last blocks' slices in part or wholly past C).
             for c in (8, 9, 16, 17, 1025, 1537, 2048, 2049, 3000, 3073, 4096, 4097, 6145,
-                      16384, 16385):
+                      8000, 12000, 16384, 16385):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier softmax {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="softmax", dtype=dtype, shape=shape)
@@ -330,6 +332,12 @@ def axis_cases(quick=False):
                 yield dict(name=f"axis {kind} tier {variant} {dtype} "
                                 f"{'x'.join(map(str, shape))}",
                            axis=axis, variant=variant, dtype=dtype, shape=shape)
+            # A constant scale through the tiers of 2048 and 4096 (16-bit: packed, -inf past C
+            # as loaded; f32: over clusters).
+            for c in (2000, 4000):
+                shape, axis = axis_shape(kind, c, 1024)
+                yield dict(name=f"axis {kind} tier scale {dtype} {'x'.join(map(str, shape))}",
+                           axis=axis, variant="scale", dtype=dtype, shape=shape)
             # The variants through the tiers over clusters (C = 3000: the tier of 4096 over 8
             # blocks; f32 after a prologue or as a log_softmax, a 16-bit input widened to f32
             # and scaled: rule 5 of AxisPlan.cpp; other 16-bit ones through the general plan).
@@ -638,6 +646,13 @@ def memcheck_cases():
         yield dict(name=f"axis 1 hand cluster {dtype} 2x1000x64", axis=1, variant="softmax",
                    dtype=dtype, shape=[2, 1000, 64], strategy=AXIS_CLUSTER_PLANS[dtype][0],
                    static=True)
+        # A dynamic C's tier over a cluster (bf16: 8 blocks of packed values, the last ones
+        # wholly past C = 12000; f32: 16 blocks) and through a constant scale (bf16: packed
+        # values, -inf past C as loaded).
+        yield dict(name=f"axis 1 tier softmax {dtype} 1x12000x64", axis=1, variant="softmax",
+                   dtype=dtype, shape=[1, 12000, 64])
+        yield dict(name=f"axis 1 tier scale {dtype} 1x3000x64", axis=1, variant="scale",
+                   dtype=dtype, shape=[1, 3000, 64])
 
 
 def fmt(x, spec):

@@ -381,11 +381,11 @@ axis_bench() {
     axis_dyn_ "axis_dyn_c4096_${dtype}" $dtype "$((4 * scale))x4096x4096"
     axis_dyn_ "axis_dyn_c16384_${dtype}" $dtype "$((1 * scale))x16384x4096"
   done
-  # Fused chains over C = 64, 512 and 4096 (inner 4096), static and dynamic: `scaled` bf16 scaled by
-  # 0.125 (attention's 1/sqrt(d)); `temp` bf16 times a scalar inverse temperature, to f32 (the
-  # bytes: 2 read + 4 written an element, the copy of 256 MiB); `log` f32 log_softmax.
+  # Fused chains over C = 64, 512, 2048 and 4096 (inner 4096), static and dynamic: `scaled` bf16
+  # scaled by 0.125 (attention's 1/sqrt(d)); `temp` bf16 times a scalar inverse temperature, to
+  # f32 (the bytes: 2 read + 4 written an element, the copy of 256 MiB); `log` f32 log_softmax.
   local c b body
-  for c in 64 512 4096; do
+  for c in 64 512 2048 4096; do
     b=$((16384 / c))
     body='%s = softmax.scale %x by 0.125 : T\n  %y = softmax.softmax %s axis = 1 : T'
     axis_chain_ "axis_scaled_c${c}_bf16" "$body" bf16 bf16 $((b * 2)) $c

@@ -14,15 +14,18 @@
 
 // 32 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
 // blocks; bf16 C = 16384 and f16 C = 12000 over clusters of 8 and 6 blocks of packed values,
-// rule 6), and the tiers of the eight with a dynamic C:
+// rule 6), and the tiers of the ten with a dynamic C:
 // 13 (f32: the tier of 1536 at three quarters in one block, 2048 and 4096 over clusters of 4
 // and 8 blocks, 8192 and 16384 over 8 and 16 blocks of 1024; no tier at three quarters over a
-// cluster), 8 (bf16 log_softmax: f32 values), 12 (bf16, packed: 1536 and 3072 too), 8 (bf16
-// to f32: f32 values, lean as f32's, in one block: over a cluster one block a
-// multiprocessor), 8 (scaled f16: f32 values), 13 (f32 over a static inner size), 12 (f32
-// log_softmax), 12 (scaled f32: these two over clusters from 2048 as well, at 128 registers).
+// cluster), 8 (bf16 log_softmax: f32 values), 14 (bf16, packed: 1536 and 3072 too, 8192 and
+// 16384 over clusters of 4 and 8 blocks of 256, rule 6, at 112 registers), 14 (f16 over axis 0
+// of `?x?x1024`, the same tiers: at 128 registers its clusters spilled 4-16 bytes), 12 (bf16
+// scaled by 0.125: packed from 1024, -inf past C as loaded), 8 (bf16 to f32: f32 values, lean
+// as f32's, in one block: over a cluster one block a multiprocessor), 8 (scaled by a scalar,
+// f16: f32 values), 13 (f32 over a static inner size), 12 (f32 log_softmax), 12 (scaled f32:
+// these two over clusters from 2048 as well, at 128 registers).
 // The general plans' online paths carry compensated running sums (a dynamic C may be long).
-// COUNT: 150
+// COUNT: 182
 // CHECK-DAG: Compiling entry function 'c16384_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c8192' for 'sm_90'
@@ -31,6 +34,9 @@
 // CHECK-DAG: Compiling entry function 'dynamic_log_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c3072' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_bf16_0_strided_axis_c16384' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_f16_axis0_0_strided_axis_c8192' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_scaled_const_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c2048' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c1536' for 'sm_90'
@@ -119,6 +125,14 @@ func.func @dynamic_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 func.func @dynamic_bf16_to_f32(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
+}
+func.func @dynamic_scaled_const_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.125>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+func.func @dynamic_f16_axis0(%x: tensor<?x?x1024xf16>) -> tensor<?x?x1024xf16> {
+  %p = softmax.softmax %x axis = 0 : tensor<?x?x1024xf16>
+  return %p : tensor<?x?x1024xf16>
 }
 func.func @dynamic_scaled_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf16> -> tensor<?x?x?xf16>

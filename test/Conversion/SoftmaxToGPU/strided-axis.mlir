@@ -311,6 +311,22 @@ func.func @tiers_negative(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 
 // -----
 
+// A dynamic C's tier of packed 16-bit values over a cluster (rule 6) takes 112 registers, the
+// same two blocks of 256 a multiprocessor as 128, at which such tiers spilled (buildAxisKernel);
+// its one-block tier before it keeps every register its occupancy leaves.
+// CHECK-LABEL: func.func @tiers_cluster(
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_cluster_0_strided_axis_c8192 clusters in (%c4
+// CHECK-LABEL: gpu.func @tiers_cluster_0_strided_axis_c4096(
+// CHECK-SAME: nvvm.maxnreg = 128
+// CHECK-LABEL: gpu.func @tiers_cluster_0_strided_axis_c8192(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 112
+func.func @tiers_cluster(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 16, cluster = 4>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+
+// -----
+
 // The tiers of a dynamic f32 C are lean (column views), and a tier knows that C is past the
 // capacity of the tiers before it (8 here): chunks 0 and 1 of the tier of 16 (4 rows) are in
 // the axis, chunks 2 and 3 may pass C. Those load the thread's last chunk in the axis where they

@@ -175,6 +175,10 @@ bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier
                    op.getRowWidth() <= plan.getAxisCapacity()));
 }
 
+/// The register budget of a dynamic C's tier of 16-bit values held packed over a cluster
+/// (buildAxisKernel).
+constexpr int64_t kPackedClusterTierRegisters = 112;
+
 /// The most threads a block of the scalar kernel has (scalarKernelPlan).
 constexpr int64_t kMaxScalarKernelBlock = 256;
 
@@ -1082,6 +1086,13 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
     registers = std::clamp<int64_t>(
         llvm::alignDown(target.registersPerSM / (threads * resident), 8), registers, limit);
   }
+  // A dynamic C's packed tier over a cluster (rule 6, 2 lanes x 128 rows x 16 chunks of 8 in
+  // blocks of 256) takes 112, the same two blocks a multiprocessor as 128: over a static inner
+  // size of 1024 (axis 0 of `?x?x1024`) the tiers of 8192 and 16384 spilled 4-16 bytes at 128,
+  // bf16 and f16, and elsewhere 16 at 120; none of the 32 probed spilled at 112 (ptxas -v,
+  // 2026-12-06; its spills are not monotone in the budget).
+  if (packed && tier && overCluster)
+    registers = std::min<int64_t>(registers, kPackedClusterTierRegisters);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)

@@ -44,11 +44,12 @@
 //     with nothing else resident to hide them. 16-bit values (held packed) keep one block where one
 //     holds the column (rule 6 past it): bf16 C = 4096 over 4 blocks ran at 0.760 against 0.726,
 //     over 2 at 0.667; not settled. Other hand-written clusters are the sweep's knobs.
-//  6. 16-bit values of a plain softmax (held packed) to a 16-bit result over a static C that no
-//     block holds (C > 4096) on a chip with clusters: the column over a cluster of ceil(C /
-//     2048) blocks (at most 8) of 256 threads, each with the plan of C = 2048 in such blocks
-//     (2 lanes x 128 rows x 16 chunks of 8: 32-byte slices; 128 registers, two blocks a
-//     multiprocessor, no spill).
+//  6. 16-bit values of a plain softmax (held packed) to a 16-bit result over a static C or a
+//     tier that no block holds (C > 4096) on a chip with clusters: the column over a cluster of
+//     ceil(C / 2048) blocks (at most 8) of 256 threads, each with the plan of C = 2048 in such
+//     blocks (2 lanes x 128 rows x 16 chunks of 8: 32-byte slices; 128 registers, two blocks a
+//     multiprocessor, no spill; a tier's kernel 112: AxisKernel.cpp). A dynamic C so has the
+//     tiers of 8192 and 16384 (since 2026-12-06, fourteenth session; the general plan before).
 //     Measured by hand on an H100 (2026-12-06, thirteenth session,
 //     bench/results/2026-12-06-h100/axis-wide16-a4e8bb9.txt): bf16 C = 16384 over 8 blocks
 //     0.599x copy, f16 0.604, C = 8192 over 4 0.666, against 0.406 and 0.387 for the online
@@ -249,11 +250,11 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   }
   if (best)
     return best;
-  // 16-bit values held packed over a static C that no block holds (rule 6 of the file
-  // comment): the column over a cluster of blocks of 256 threads, each with the plan of C =
-  // kPackedClusterSliceAxis in such blocks (2 lanes x 128 rows x 16 chunks of 8). A 16-bit
+  // 16-bit values held packed over a static C or a tier that no block holds (rule 6 of the
+  // file comment): the column over a cluster of blocks of 256 threads, each with the plan of C
+  // = kPackedClusterSliceAxis in such blocks (2 lanes x 128 rows x 16 chunks of 8). A 16-bit
   // result only: the plans measured (an f32 one would have vectors of 4).
-  if (!oneBlock && role == AxisPlanRole::Static && packable && !hasPrologue &&
+  if (!oneBlock && role != AxisPlanRole::General && packable && !hasPrologue &&
       elementBytes == inBytes && target.clusterBlocks > 1 && c > kPackedClusterSliceAxis) {
     StrategyAttr slice =
         selectPlanFor(op, target, registerBudget, std::min<int64_t>(maxThreads, 256),

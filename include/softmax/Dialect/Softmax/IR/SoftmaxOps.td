@@ -316,18 +316,22 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// online path holds f32 values), with vectors of an even size (AxisKernel.cpp), and the
     /// plan choice budgets for it (AxisPlan.cpp). `tier`: the kernel of a dynamic C's tier,
     /// each of whose chunks compares its axis index with C: with a 16-bit result only (bf16
-    /// to f32, 32 chunks of 4 in one row, spilled up to 168 bytes), and where a prologue keeps
-    /// -inf (prologueKeepsNegInf), so that a chunk past C loads -inf as raw words: after a
-    /// scale by a scalar the -inf select that follows each conversion made ptxas keep f32
-    /// copies (64-80 bytes of spills at 120 registers in the bf16 tiers of C = 256 to 4096),
-    /// where the tiers of 1024-4096 after constant positive scales, bf16 and f16, are clean
-    /// at 120 and 128 (2026-12-06, fourteenth session).
+    /// to f32, 32 chunks of 4 in one row, spilled up to 168 bytes), and without a prologue or
+    /// after constant positive scales only (prologueKeepsNegInf, no rounding), so that a chunk
+    /// past C loads -inf as raw words: after a scale by a scalar the -inf select that follows
+    /// each conversion made ptxas keep f32 copies (64-80 bytes of spills at 120 registers in
+    /// the bf16 tiers of C = 256 to 4096), and a rounding to f16 at each use of bf16 values
+    /// spilled 28-40 bytes at 112-128 (generator seed 488 of the strided_axis family), where
+    /// the tiers of 1024-4096 after constant positive scales, bf16 and f16, are clean at 120
+    /// and 128 (2026-12-06, fourteenth session).
     bool mayHoldPackedAxisValues(bool tier = false) {
       return getInput().getType().getElementTypeBitWidth() == 16 &&
              getNormalization() == ::mlir::softmax::Normalization::softmax &&
-             (!tier || (prologueKeepsNegInf() &&
+             (!tier || (prologueKeepsNegInf() && !hasRoundingPrologue() &&
                         getResult().getType().getElementTypeBitWidth() == 16));
     }
+    /// Whether a prologue step rounds the values to a 16-bit type.
+    bool hasRoundingPrologue();
     /// Whether -inf stays -inf through every step of the prologue (no scale by a scalar, whose
     /// sign is known at run time only; constant scales positive), so that a kernel may stand
     /// -inf as loaded for the values past C.

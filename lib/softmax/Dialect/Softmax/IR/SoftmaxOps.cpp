@@ -431,6 +431,13 @@ bool FusedOp::prologueKeepsNegInf() {
   });
 }
 
+bool FusedOp::hasRoundingPrologue() {
+  return llvm::any_of(getPrologue(), [](Attribute step) {
+    auto round = dyn_cast<RoundStepAttr>(step);
+    return round && !round.getType().isF32();
+  });
+}
+
 SmallVector<Value> FusedOp::getBiasAndMaskOperands() {
   SmallVector<Value> operands;
   for (Attribute step : getPrologue()) {

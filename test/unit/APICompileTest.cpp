@@ -203,8 +203,12 @@ TEST(APICompile, DynamicAxisLaunchesItsTier) {
   EXPECT_EQ(launched(512, 0), "columns_0_strided_axis_c512 grid 32 block 256");
   EXPECT_EQ(launched(513, 0), "columns_0_strided_axis_c1024 grid 64 block 256");
   EXPECT_EQ(launched(4096, 0), "columns_0_strided_axis_c4096 grid 128 block 512");
+  // Past 4096 (sm_90): the tiers over clusters of 4 and 8 blocks of C = 2048's plan (2 lanes x
+  // 128 rows: 16 columns a block).
+  EXPECT_EQ(launched(4097, 0), "columns_0_strided_axis_c8192 grid 512 block 256 cluster 4");
+  EXPECT_EQ(launched(16384, 0), "columns_0_strided_axis_c16384 grid 1024 block 256 cluster 8");
   // Wider than the largest tier: the general plan (4 lanes x 64 rows: 32 columns a block).
-  EXPECT_EQ(launched(4097, 0), "columns_0_strided_axis grid 64 block 256");
+  EXPECT_EQ(launched(16385, 0), "columns_0_strided_axis grid 64 block 256");
   // An output off the vector boundary: the general plan's scalar kernel at any C.
   EXPECT_EQ(launched(16, 1), "columns_0_strided_axis_scalar grid 64 block 256");
 }

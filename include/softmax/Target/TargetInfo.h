@@ -122,10 +122,11 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
 /// every chunk compares its axis index with C, takes one more a chunk (bf16 tiers of 2048 and
 /// 4096, 16 chunks of 8, spilled 16 bytes at 112 and none at 120; bf16 to f32 in one row of
 /// 32 chunks of 4, 48 bytes at 112 and none at 136), or the prologue's 16 where that is more,
-/// not both: the tiers of 1024-4096 (96 and 128 values) after constant positive scales and
-/// roundings, bf16 and f16, over axes 0 and 1 and inner sizes of 4-4096, assembled without a
-/// spill at 120 and 128 (ptxas -v, 2026-12-06; 128 values spilled 26-60 bytes at 104, up to 8
-/// at 112 after a scale between roundings).
+/// not both: the tiers of 1024-4096 (96 and 128 values) after constant positive scales (and
+/// a scale between roundings to bf16, which tiers no longer hold packed: FusedOp::
+/// mayHoldPackedAxisValues), bf16 and f16, over axes 0 and 1 and inner sizes of 4-4096,
+/// assembled without a spill at 120 and 128 (ptxas -v, 2026-12-06; 128 values spilled 26-60
+/// bytes at 104, up to 8 at 112 after the scale between roundings).
 inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_t vector,
                                              int64_t chunks, bool hasPrologue,
                                              bool dynamicAxis) {

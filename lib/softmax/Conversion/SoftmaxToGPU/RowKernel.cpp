@@ -428,13 +428,8 @@ void KernelEmitter::emitKernelContext() {
     }
   }
   if (firstLimitingMask)
-    skipRemoved = llvm::all_of(steps.drop_front(*firstLimitingMask), [](Attribute step) {
-      if (auto mask = dyn_cast<MaskStepAttr>(step))
-        return mask.getFill().isInfinity() && mask.getFill().isNegative();
-      if (auto scale = dyn_cast<ScaleStepAttr>(step))
-        return scale.getFactor().isFiniteNonZero() && !scale.getFactor().isNegative();
-      return isa<RoundStepAttr>(step);
-    });
+    skipRemoved =
+        llvm::all_of(steps.drop_front(*firstLimitingMask), FusedOp::stepKeepsNegInf);
 }
 
 void KernelEmitter::setRow(Value rowValue, Value active) {

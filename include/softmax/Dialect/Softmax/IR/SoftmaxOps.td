@@ -332,10 +332,13 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     }
     /// Whether a prologue step rounds the values to a 16-bit type.
     bool hasRoundingPrologue();
-    /// Whether -inf stays -inf through every step of the prologue (no scale by a scalar, whose
-    /// sign is known at run time only; constant scales positive), so that a kernel may stand
-    /// -inf as loaded for the values past C.
-    bool prologueKeepsNegInf();
+    /// Whether -inf stays -inf through `step`: a mask whose fill is -inf, a scale by a positive
+    /// constant, a rounding (not a scale by a scalar, whose sign only the call knows, nor a
+    /// bias).
+    static bool stepKeepsNegInf(::mlir::Attribute step);
+    /// Whether -inf stays -inf through every step of the prologue (stepKeepsNegInf), so that a
+    /// kernel may stand -inf as loaded for the values past C.
+    bool prologueKeepsNegInf() { return llvm::all_of(getPrologue(), stepKeepsNegInf); }
     /// Whether a row_cluster kernel of this op may hold its row's values packed, two 16-bit
     /// values a register, converting them at each use: a 16-bit input and plain softmax
     /// without a prologue (ptxas merges the conversions that a scale follows and keeps f32

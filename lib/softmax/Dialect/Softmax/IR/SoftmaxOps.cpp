@@ -423,12 +423,12 @@ bool FusedOp::hasLimitingMask() {
   });
 }
 
-bool FusedOp::prologueKeepsNegInf() {
-  return llvm::all_of(getPrologue(), [](Attribute step) {
-    if (auto scale = dyn_cast<ScaleStepAttr>(step))
-      return scale.getFactor().convertToDouble() > 0;
-    return isa<RoundStepAttr>(step);
-  });
+bool FusedOp::stepKeepsNegInf(Attribute step) {
+  if (auto mask = dyn_cast<MaskStepAttr>(step))
+    return mask.getFill().isInfinity() && mask.getFill().isNegative();
+  if (auto scale = dyn_cast<ScaleStepAttr>(step))
+    return scale.getFactor().isFiniteNonZero() && !scale.getFactor().isNegative();
+  return isa<RoundStepAttr>(step);
 }
 
 bool FusedOp::hasRoundingPrologue() {

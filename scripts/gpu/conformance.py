@@ -338,6 +338,26 @@ def axis_cases(quick=False):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier scale {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="scale", dtype=dtype, shape=shape)
+            # A scale by a scalar through the 16-bit tiers past 1024, which hold their values
+            # packed and are launched for a positive factor only (-inf past C as loaded): C =
+            # 2000 and 4000 (the tiers of 2048 and 4096), to a 16-bit and to an f32 result; a
+            # negative and a zero factor take the general plan; the launch rules of the host
+            # code JIT-compiled too (--launcher=host-code; the C++ API's interpreter by default).
+            if dtype != "f32" and kind != "-2":
+                for c in (2000, 4000):
+                    for variant in ("temperature", "widen_temperature"):
+                        for scalar in (0.7, -0.7, 0.0):
+                            shape, axis = axis_shape(kind, c, 1024)
+                            yield dict(name=f"axis {kind} tier {variant} {dtype} "
+                                            f"{'x'.join(map(str, shape))} scalar {scalar}",
+                                       axis=axis, variant=variant, dtype=dtype, shape=shape,
+                                       scalar=scalar)
+                shape, axis = axis_shape(kind, 3000, 1024)
+                for scalar in (0.7, -0.7):
+                    yield dict(name=f"axis {kind} tier widen_temperature {dtype} "
+                                    f"{'x'.join(map(str, shape))} scalar {scalar} host-code",
+                               axis=axis, variant="widen_temperature", dtype=dtype, shape=shape,
+                               scalar=scalar, launcher="host-code")
             # The variants through the tiers over clusters (C = 3000: the tier of 4096 over 8
             # blocks; f32 after a prologue or as a log_softmax, a 16-bit input widened to f32
             # and scaled: rule 5 of AxisPlan.cpp; other 16-bit ones through the general plan).
@@ -515,6 +535,10 @@ def run_case(case, runner, workdir, lock, memcheck, bench, tool="memcheck"):
         cmd.append(f"--special={case['special']}")
     if "stride" in case:
         cmd.append(f"--row-stride={case['stride']}")
+    if "scalar" in case:
+        cmd.append(f"--scalar={case['scalar']}")
+    if "launcher" in case:
+        cmd.append(f"--launcher={case['launcher']}")
     if memcheck:
         sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
         cmd = [sanitizer, "--tool", tool, "--error-exitcode", "99"] + cmd
@@ -653,6 +677,10 @@ def memcheck_cases():
                    dtype=dtype, shape=[1, 12000, 64])
         yield dict(name=f"axis 1 tier scale {dtype} 1x3000x64", axis=1, variant="scale",
                    dtype=dtype, shape=[1, 3000, 64])
+        # bf16 times a positive scalar to f32: a packed tier for positive factors (C = 3000).
+        if dtype == "bf16":
+            yield dict(name="axis 1 tier widen_temperature bf16 1x3000x64", axis=1,
+                       variant="widen_temperature", dtype=dtype, shape=[1, 3000, 64])
 
 
 def fmt(x, spec):

@@ -12,7 +12,7 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 32 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
+// 34 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
 // blocks; bf16 C = 16384 and f16 C = 12000 over clusters of 8 and 6 blocks of packed values,
 // rule 6), and the tiers of the ten with a dynamic C:
 // 13 (f32: the tier of 1536 at three quarters in one block, 2048 and 4096 over clusters of 4
@@ -22,12 +22,15 @@
 // of `?x?x1024`, the same tiers: at 128 registers its clusters spilled 4-16 bytes), 12 (bf16
 // scaled by 0.125: packed from 1024, -inf past C as loaded), 8 (bf16 to f32: f32 values, lean
 // as f32's, in one block: over a cluster one block a multiprocessor), 8 (scaled by a scalar,
-// f16: f32 values), 13 (f32 over a static inner size), 12 (f32 log_softmax), 12 (scaled f32:
-// these two over clusters from 2048 as well, at 128 registers).
+// f16: f32 values), 12 and 12 (bf16 and f16 times a scalar to f32: f32 values up to 1024, then
+// 1536-4096 packed, launched for a positive factor), 13 (f32 over a static inner size), 12
+// (f32 log_softmax), 12 (scaled f32: these two over clusters from 2048 as well, at 128
+// registers).
 // The general plans' online paths carry compensated running sums (a dynamic C may be long).
-// COUNT: 182
+// COUNT: 210
 // CHECK-DAG: Compiling entry function 'c16384_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_temperature_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c8192' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c4096_bf16_0_strided_axis_scalar' for 'sm_90'
@@ -137,6 +140,16 @@ func.func @dynamic_f16_axis0(%x: tensor<?x?x1024xf16>) -> tensor<?x?x1024xf16> {
 func.func @dynamic_scaled_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
   return %0 : tensor<?x?x?xf16>
+}
+// A 16-bit input times a scalar to f32 (the temperature chain): past the f32 tiers (up to
+// 1024), the packed tiers of 1536-4096 that the host launches for a positive factor only.
+func.func @dynamic_temperature_bf16(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+func.func @dynamic_temperature_f16_axis0(%x: tensor<?x?x1024xf16>, %t: f64) -> tensor<?x?x1024xf32> {
+  %0 = softmax.fused softmax %x (%t : f64) axis = 0 prologue [#softmax.scale_by<0>, #softmax.scale<0.5>] : tensor<?x?x1024xf16> -> tensor<?x?x1024xf32>
+  return %0 : tensor<?x?x1024xf32>
 }
 // A dynamic C's f32 tiers are lean (their chunks through column views; those that may pass C
 // load the last chunk in the axis, masked): over a static inner size the tier of 2048 has 4

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace softmax::api;
 
 namespace {
@@ -420,6 +422,54 @@ TEST(APIDispatch, InterpretedRulesAgreeWithTheFolder) {
     EXPECT_EQ(got.sharedBytes, expected.sharedBytes) << width;
     EXPECT_EQ(got.grid, expected.grid) << width;
   }
+}
+
+/// A dynamic C over a non-last axis after a scale by a scalar: the 16-bit tiers past the ones
+/// that hold f32 values (C > 1024) hold their values packed, -inf past C as loaded, which
+/// needs the factor positive as the kernels read it (AxisKernel.cpp,
+/// launchesForPositiveScalars); the launch rules take them for such a factor only, the
+/// general plan otherwise.
+TEST(APIDispatch, AxisTiersForPositiveScalarsOnly) {
+  auto temperature = [](llvm::StringRef scalarType) {
+    return ("func.func @temp(%x: tensor<?x?x?xbf16>, %t: " + scalarType +
+            ") -> tensor<?x?x?xf32> {\n"
+            "  %c = softmax.cast %x : tensor<?x?x?xbf16> to tensor<?x?x?xf32>\n"
+            "  %s = softmax.scale %c by %t : tensor<?x?x?xf32>, " +
+            scalarType +
+            "\n"
+            "  %y = softmax.softmax %s axis = 1 : tensor<?x?x?xf32>\n"
+            "  return %y : tensor<?x?x?xf32>\n}\n")
+        .str();
+  };
+  auto kernelFor = [](const Executable &exe, int64_t c, double scalar) -> std::string {
+    llvm::Expected<std::vector<Launch>> launches =
+        exe.plan("temp", {Argument::tensor(nullptr, {2, c, 1024}), Argument::scalar(scalar),
+                          Argument::tensor(nullptr, {2, c, 1024})});
+    if (!launches) {
+      ADD_FAILURE() << llvm::toString(launches.takeError());
+      return "";
+    }
+    EXPECT_EQ(launches->size(), 1u);
+    return launches->empty() ? "" : exe.getKernels()[launches->front().kernel].name;
+  };
+  std::shared_ptr<const Executable> f32 = compileOrFail(temperature("f32"));
+  ASSERT_TRUE(f32);
+  EXPECT_EQ(kernelFor(*f32, 3000, 0.7), "temp_0_strided_axis_c3072");
+  EXPECT_EQ(kernelFor(*f32, 4096, 1e30), "temp_0_strided_axis_c4096");
+  EXPECT_EQ(kernelFor(*f32, 3000, -0.7), "temp_0_strided_axis");
+  EXPECT_EQ(kernelFor(*f32, 3000, 0.0), "temp_0_strided_axis");
+  EXPECT_EQ(kernelFor(*f32, 3000, std::nan("")), "temp_0_strided_axis");
+  // A tier of f32 values takes any factor.
+  EXPECT_EQ(kernelFor(*f32, 1000, -0.7), "temp_0_strided_axis_c1024");
+  // The factor as the kernels read it: an f64 of 1e-50 is zero in f32, an f16 of 1e-10 zero.
+  std::shared_ptr<const Executable> f64 = compileOrFail(temperature("f64"));
+  ASSERT_TRUE(f64);
+  EXPECT_EQ(kernelFor(*f64, 3000, 1e-30), "temp_0_strided_axis_c3072");
+  EXPECT_EQ(kernelFor(*f64, 3000, 1e-50), "temp_0_strided_axis");
+  std::shared_ptr<const Executable> f16 = compileOrFail(temperature("f16"));
+  ASSERT_TRUE(f16);
+  EXPECT_EQ(kernelFor(*f16, 3000, 1e-3), "temp_0_strided_axis_c3072");
+  EXPECT_EQ(kernelFor(*f16, 3000, 1e-10), "temp_0_strided_axis");
 }
 
 } // namespace

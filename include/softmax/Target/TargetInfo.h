@@ -122,7 +122,11 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
 /// every chunk compares its axis index with C, takes one more a chunk (bf16 tiers of 2048 and
 /// 4096, 16 chunks of 8, spilled 16 bytes at 112 and none at 120; bf16 to f32 in one row of
 /// 32 chunks of 4, 48 bytes at 112 and none at 136), or the prologue's 16 where that is more,
-/// not both: the tiers of 1024-4096 (96 and 128 values) after constant positive scales (and
+/// not both (one a chunk of 8 values: bf16 and f16 to an f32 result, on vectors of 4, one
+/// for two chunks; its tiers of 1536-4096 for positive scalar factors, 96 and 128 values in
+/// blocks of 512, assembled without a spill at 128, where one a chunk put the tier of 2048 in
+/// blocks of 256 at 202 registers, one block a multiprocessor; 2026-12-06, fifteenth session): the tiers of
+/// 1024-4096 (96 and 128 values) after constant positive scales (and
 /// a scale between roundings to bf16, which tiers no longer hold packed: FusedOp::
 /// mayHoldPackedAxisValues), bf16 and f16, over axes 0 and 1 and inner sizes of 4-4096,
 /// assembled without a spill at 120 and 128 (ptxas -v, 2026-12-06; 128 values spilled 26-60
@@ -131,7 +135,7 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
                                              int64_t chunks, bool hasPrologue,
                                              bool dynamicAxis) {
   int64_t values = vector * chunks;
-  int64_t extra = dynamicAxis ? chunks : 0;
+  int64_t extra = dynamicAxis ? values / 8 : 0;
   if (hasPrologue && lanes >= 32 && rows > 1)
     return values * 3 / 2 + 24 + extra;
   // Blocks of 512 threads or more take at least 112: 9 chunks of 8 on 4 and 2 lanes spilled 24

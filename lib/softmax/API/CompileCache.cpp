@@ -35,8 +35,9 @@ namespace fs = llvm::sys::fs;
 namespace {
 
 /// Bump when the entry layout (below or in CacheEntry.cpp) changes. 2: kernels as sources,
-/// each compiled kernel an entry of its own; 3: launches carry LaunchRule::dependent.
-constexpr uint32_t kFormatVersion = 3;
+/// each compiled kernel an entry of its own; 3: launches carry LaunchRule::dependent; 4: the
+/// host program's CmpF opcode (a tier for positive scalar factors).
+constexpr uint32_t kFormatVersion = 4;
 constexpr char kMagic[8] = {'S', 'M', 'X', 'C', 'A', 'C', 'H', 'E'};
 /// magic, version, key, payload length, payload checksum.
 constexpr size_t kHeaderSize = sizeof(kMagic) + 4 + 32 + 8 + 32;

@@ -147,6 +147,17 @@ llvm::Error HostProgram::bindArguments(const FunctionInfo &info, llvm::ArrayRef<
     if (!arg.isTensor) {
       if (isFloat(expected.type)) {
         double value = arg.isFloat ? arg.floatValue : static_cast<double>(arg.intValue);
+        // As the program's type holds it: the launch rules may compare it (a tier for positive
+        // scalar factors only), and an f16 value of 1e-10 is zero to the kernels.
+        if (expected.type == ScalarType::F16 || expected.type == ScalarType::BF16) {
+          llvm::APFloat rounded(value);
+          bool lost;
+          rounded.convert(expected.type == ScalarType::F16 ? llvm::APFloat::IEEEhalf()
+                                                           : llvm::APFloat::BFloat(),
+                          llvm::APFloat::rmNearestTiesToEven, &lost);
+          rounded.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+          value = rounded.convertToDouble();
+        }
         frame.scalars[slot] = asBits(value, expected.type == ScalarType::F32 ? 32 : 64);
       } else {
         if (arg.isFloat)
@@ -365,6 +376,50 @@ llvm::Error HostProgram::evaluate(const FunctionInfo &info, llvm::ArrayRef<Argum
     case Opcode::FPToSI:
       s[in.result] = sext(static_cast<int64_t>(asDouble(a)), w);
       break;
+    case Opcode::CmpF: {
+      double x = asDouble(a), y = asDouble(b);
+      bool unordered = std::isnan(x) || std::isnan(y);
+      bool r = false;
+      switch (in.imm) {
+      case 0: // false
+        break;
+      case 1: // oeq
+      case 8: // ueq
+        r = x == y || (in.imm == 8 && unordered);
+        break;
+      case 2: // ogt
+      case 9: // ugt
+        r = x > y || (in.imm == 9 && unordered);
+        break;
+      case 3:  // oge
+      case 10: // uge
+        r = x >= y || (in.imm == 10 && unordered);
+        break;
+      case 4:  // olt
+      case 11: // ult
+        r = x < y || (in.imm == 11 && unordered);
+        break;
+      case 5:  // ole
+      case 12: // ule
+        r = x <= y || (in.imm == 12 && unordered);
+        break;
+      case 6:  // one
+      case 13: // une
+        r = (!unordered && x != y) || (in.imm == 13 && unordered);
+        break;
+      case 7: // ord
+        r = !unordered;
+        break;
+      case 14: // uno
+        r = unordered;
+        break;
+      case 15: // true
+        r = true;
+        break;
+      }
+      s[in.result] = r ? -1 : 0; // i1 true, sign-extended
+      break;
+    }
     case Opcode::RoundF:
       s[in.result] = asBits(asDouble(a), w);
       break;

@@ -96,6 +96,7 @@ public:
     SIToFP,
     UIToFP,
     FPToSI,
+    CmpF, // imm: arith::CmpFPredicate; operands of any float type (held as double)
     RoundF,
     // Memref descriptors.
     Copy,     // m[result] = m[a] (memref.cast)

@@ -236,6 +236,25 @@ std::string HostProgramBuilder::expr(Value v) {
         }
         return call("cmpi");
       })
+      .Case([&](arith::CmpFOp cmp) -> std::string {
+        using P = arith::CmpFPredicate;
+        switch (cmp.getPredicate()) {
+        case P::OEQ:
+          return binary("==");
+        case P::ONE:
+          return binary("!=");
+        case P::OLT:
+          return binary("<");
+        case P::OLE:
+          return binary("<=");
+        case P::OGT:
+          return binary(">");
+        case P::OGE:
+          return binary(">=");
+        default:
+          return call("cmpf_" + arith::stringifyCmpFPredicate(cmp.getPredicate()).str());
+        }
+      })
       .Case([&](arith::SelectOp select) {
         return "(" + expr(select.getCondition()) + " ? " + expr(select.getTrueValue()) + " : " +
                expr(select.getFalseValue()) + ")";
@@ -367,7 +386,9 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](arith::ConstantOp c) -> LogicalResult {
-        if (!width(c.getResult()))
+        // A float constant of any type is held as its (exact) double: f16 and bf16 ones are
+        // compared only (CmpF), as the arguments of those types are.
+        if (!width(c.getResult()) && !isa<FloatType>(c.getType()))
           return unsupported();
         int64_t bits;
         if (auto integer = dyn_cast<IntegerAttr>(c.getValue())) {
@@ -442,6 +463,13 @@ LogicalResult HostProgramBuilder::emitOp(Operation *op) {
         emit({Opcode::CmpI, static_cast<uint8_t>(*w), defineScalar(cmp.getResult()),
               scalar(cmp.getLhs()), scalar(cmp.getRhs()), -1,
               static_cast<int64_t>(cmp.getPredicate())});
+        return success();
+      })
+      .Case([&](arith::CmpFOp cmp) -> LogicalResult {
+        // Floats of every type are held as double (f16 and bf16 arguments as rounded to
+        // their type: HostProgram::bindArguments).
+        emit({Opcode::CmpF, 0, defineScalar(cmp.getResult()), scalar(cmp.getLhs()),
+              scalar(cmp.getRhs()), -1, static_cast<int64_t>(cmp.getPredicate())});
         return success();
       })
       .Case([&](arith::SelectOp select) -> LogicalResult {

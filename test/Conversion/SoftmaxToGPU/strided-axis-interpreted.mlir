@@ -41,6 +41,14 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 1x200x16 --axis 1 --dtype bf16 --scale 0.5 | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_const_0_strided_axis_c256 --shape 1x256x16 --axis 1 --dtype bf16 --scale 0.5 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_f16_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype f16 --scale 0.75 --special | FileCheck %s --check-prefix=VEC
+// Tiers for positive scalar factors (the host launches them where the factor is positive:
+// AxisKernel.cpp, launchesForPositiveScalars): 16-bit values held packed after a scale by a
+// scalar, -inf past C as loaded, to an f32 and to a 16-bit result.
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f32_0_strided_axis_c512 --shape 2x5x8 --axis 1 --dtype bf16 --out-dtype f32 --scale 0.7 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f32_0_strided_axis_c512 --shape 1x300x8 --axis 1 --dtype bf16 --out-dtype f32 --scale 0.7 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f32_0_strided_axis_c512 --shape 1x512x8 --axis 1 --dtype bf16 --out-dtype f32 --scale 1.5 | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f16_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype f16 --scale 0.25 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f16_0_strided_axis_c256 --shape 1x256x16 --axis 1 --dtype f16 --scale 0.25 | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_negative_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype bf16 --scale -0.5 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x11x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // The lean f32 tier of 16 runs where C > 8 (the tier of 8): its chunks 2 and 3 may pass C and
@@ -120,6 +128,14 @@ func.func @tiers_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 func.func @tiers_scaled(%x: tensor<?x?x?x?xf16>, %t: f32) -> tensor<?x?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?x?xf16> -> tensor<?x?x?x?xf16>
   return %0 : tensor<?x?x?x?xf16>
+}
+func.func @tiers_scaled_by_f32(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+func.func @tiers_scaled_by_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
+  return %0 : tensor<?x?x?xf16>
 }
 func.func @tiers_scaled_const(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>

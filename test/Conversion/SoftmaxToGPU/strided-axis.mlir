@@ -311,6 +311,50 @@ func.func @tiers_negative(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 
 // -----
 
+// After a scale by a scalar (its sign known at the call only) a tier of f32 values is launched
+// for any factor; one that holds 16-bit values packed (to an f32 result), a chunk past C loaded
+// as -inf, which only a positive factor keeps -inf, where the factor as the kernels read it (in
+// f32) is positive too (AxisKernel.cpp, launchesForPositiveScalars): an f64 factor rounded to
+// f32 first (1e-50 is zero there). A NaN factor fails the ordered compare.
+// CHECK-LABEL: func.func @tiers_scaled_by(
+// CHECK: %[[FITS1024:.+]] = arith.cmpi ule, %[[C:.+]], %c1024 : index
+// CHECK: %[[RUN1024:.+]] = arith.andi %[[FITS1024]], %[[VEC:.+]] : i1
+// CHECK-NOT: arith.cmpf
+// CHECK: scf.if %[[RUN1024]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_scaled_by_0_strided_axis_c1024
+// CHECK: } else {
+// CHECK: %[[FITS2048:.+]] = arith.cmpi ule, %[[C]], %c2048 : index
+// CHECK: %[[ALIGNED:.+]] = arith.andi %[[FITS2048]], %[[VEC]] : i1
+// CHECK: %[[NARROW:.+]] = arith.truncf %[[T:.+]] : f64 to f32
+// CHECK: %[[POSITIVE:.+]] = arith.cmpf ogt, %[[NARROW]], %{{.+}} : f32
+// CHECK: %[[RUN2048:.+]] = arith.andi %[[ALIGNED]], %[[POSITIVE]] : i1
+// CHECK: scf.if %[[RUN2048]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_scaled_by_0_strided_axis_c2048
+// CHECK: } else {
+// CHECK: %[[FITS4096:.+]] = arith.cmpi ule, %[[C]], %c4096 : index
+// CHECK: %[[ALIGNED4096:.+]] = arith.andi %[[FITS4096]], %[[VEC]] : i1
+// CHECK: %[[RUN4096:.+]] = arith.andi %[[ALIGNED4096]], %[[POSITIVE]] : i1
+// CHECK: scf.if %[[RUN4096]] {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_scaled_by_0_strided_axis_c4096
+// CHECK: } else {
+// CHECK: gpu.launch_func @softmax_kernels::@tiers_scaled_by_0_strided_axis blocks
+// CHECK-LABEL: gpu.func @tiers_scaled_by_0_strided_axis_c1024(
+// CHECK-NOT: dense<0xFF80>
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @tiers_scaled_by_0_strided_axis_c2048(
+// CHECK-SAME: nvvm.maxnreg = 128
+// CHECK: vector.load {{.*}} vector<4xbf16>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: arith.constant dense<0xFF80> : vector<4xbf16>
+// CHECK: gpu.return
+func.func @tiers_scaled_by(%x: tensor<?x?x?xbf16>, %t: f64) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f64) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 64, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
 // A dynamic C's tier of packed 16-bit values over a cluster (rule 6) takes 112 registers, the
 // same two blocks of 256 a multiprocessor as 128, at which such tiers spilled (buildAxisKernel);
 // its one-block tier before it keeps every register its occupancy leaves.

@@ -337,8 +337,12 @@ func.func @bf16_log_c4096(%x: tensor<8x4096x4096xbf16>) -> tensor<8x4096x4096xbf
 // vectors of 8) do not: their tiers end in one block, the general plan beyond. A 16-bit softmax
 // after a positive constant scale holds its values packed from 1024 (128 a thread, -inf past C
 // as loaded: FusedOp::prologueKeepsNegInf), so its tiers reach 4096 in one block as the static
-// plans do; after a scale by a scalar (its sign known at run time only) or a negative factor,
-// f32-held values up to 1024.
+// plans do; after a negative factor or a scale by a scalar (its sign known at run time only),
+// f32-held values up to 1024. To an f32 result after a scale by a scalar (the temperature
+// chain), then the packed tiers of the static plans for a positive factor (the host launches
+// them where it is: AxisKernel.cpp, launchesForPositiveScalars): 8 lanes x 64 rows x 32 chunks
+// of 4 at 2048, 4 x 128 x 32 at 4096 (one register for 8 values past the static estimate:
+// getPackedStridedAxisRegisters).
 // CHECK-LABEL: func.func @dynamic_scaled_f32
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>,
 // CHECK-LABEL: func.func @dynamic_bf16_to_f32
@@ -350,6 +354,9 @@ func.func @bf16_log_c4096(%x: tensor<8x4096x4096xbf16>) -> tensor<8x4096x4096xbf
 // CHECK-LABEL: func.func @dynamic_scaled_by_bf16
 // CHECK-NOT: cluster
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
+// CHECK-LABEL: func.func @dynamic_temperature_bf16_to_f32
+// CHECK-NOT: cluster
+// CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 8, rows = 64, vector = 4, chunks = 24>, #softmax.strategy<strided_axis, lanes = 8, rows = 64, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 24>, #softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 8>]
 // CHECK-LABEL: func.func @dynamic_negative_scale_bf16
 // CHECK-NOT: cluster
 // CHECK: strategies = [{{.*}}#softmax.strategy<strided_axis, lanes = 2, rows = 128, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]
@@ -368,6 +375,10 @@ func.func @dynamic_scaled_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 func.func @dynamic_scaled_by_bf16(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
   return %0 : tensor<?x?x?xbf16>
+}
+func.func @dynamic_temperature_bf16_to_f32(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
 func.func @dynamic_negative_scale_bf16(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<-0.5>] : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>

@@ -167,12 +167,22 @@ int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(pl
 /// register path only, with vectors of an even size (the scalar kernel's elements, each with
 /// its own column's indices, spilled when packed the same way). After a prologue, only where a
 /// thread holds more values than it could as f32 (holdsPackedAfterPrologue).
+/// A tier may where the scalar factors are positive (launchesForPositiveScalars).
 bool holdsPackedValues(FusedOp op, StrategyAttr plan, bool vectorized, bool tier) {
-  return vectorized && op.mayHoldPackedAxisValues(tier) && plan.getVector() % 2 == 0 &&
+  return vectorized && op.mayHoldPackedAxisValues(tier, /*positiveScalars=*/tier) &&
+         plan.getVector() % 2 == 0 &&
          (op.getPrologue().empty() ||
           holdsPackedAfterPrologue(plan.getVector() * plan.getChunks())) &&
          (tier || (!ShapedType::isDynamic(op.getRowWidth()) &&
                    op.getRowWidth() <= plan.getAxisCapacity()));
+}
+
+/// Whether the host code launches the tier kernel of `plan` only where every scalar factor of
+/// the prologue is positive: one that holds its values packed after a scale by a scalar, and
+/// loads -inf as raw words past C (AxisEmitter::loadPacked), which such a factor must keep
+/// -inf. The other calls take a later tier or the general plan.
+bool launchesForPositiveScalars(FusedOp op, StrategyAttr plan) {
+  return op.hasScalarScale() && holdsPackedValues(op, plan, /*vectorized=*/true, /*tier=*/true);
 }
 
 /// The register budget of a dynamic C's tier of 16-bit values held packed over a cluster
@@ -467,19 +477,22 @@ AxisEmitter::Packed AxisEmitter::loadPacked(const Chunk &chunk) {
                                   /*nontemporal=*/false, llvm::MaybeAlign(vector * 2))
         .getResult();
   };
+  // A tier's scalar factors are positive (launchesForPositiveScalars).
+  bool keepsNegInf = op.prologueKeepsNegInf(/*positiveScalars=*/tier);
   // Packed kernels are never lean (usesLeanAddressing): every chunk is guarded.
   Value raw = ifElse(inTensor(chunk, 0, /*store=*/false), rawType, loadRaw, [&] {
-    // Past C: -inf as loaded, where the prologue keeps it (no scale by a scalar, constant
-    // factors positive: a negative or zero one would make it +inf or NaN), so that no use
+    // Past C: -inf as loaded, where the prologue keeps it (constant factors positive: a
+    // negative or zero one would make it +inf or NaN; a scalar one in a tier, which is
+    // launched where it is positive only), so that no use
     // selects (a select at each use of each chunk that may pass C kept f32 copies: 9 chunks
     // of f16 over a cluster of 8 spilled 12 bytes at 128 registers, C = 2049). Zeros
     // otherwise, and in columns past the tensor's (each column is reduced on its own and
     // those are never stored).
-    if (chunk.mayPassAxis && op.prologueKeepsNegInf())
+    if (chunk.mayPassAxis && keepsNegInf)
       return negInfOf(rawType);
     return arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType)).getResult();
   });
-  if (!chunk.mayPassAxis || op.prologueKeepsNegInf())
+  if (!chunk.mayPassAxis || keepsNegInf)
     return {raw, Value()};
   return {raw, cmpi(arith::CmpIPredicate::ult, chunk.c, axisSize)};
 }
@@ -1171,8 +1184,11 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
   SmallVector<gpu::GPUFuncOp> tierKernels;
   for (auto [i, tier] : llvm::enumerate(tiers)) {
     int64_t axisAbove = 0;
+    // An earlier tier for positive scalar factors (launchesForPositiveScalars) counts for
+    // tiers for them only: elsewhere it may have been passed over for a factor's sign.
     for (StrategyAttr earlier : tiers.take_front(i))
-      if (earlier.getVector() == tier.getVector())
+      if (earlier.getVector() == tier.getVector() &&
+          (!launchesForPositiveScalars(op, earlier) || launchesForPositiveScalars(op, tier)))
         axisAbove = std::max(axisAbove, earlier.getAxisCapacity());
     tierKernels.push_back(buildAxisKernel(
         builder, module, kernelName(("strided_axis_c" + Twine(tier.getAxisCapacity())).str()),
@@ -1232,15 +1248,40 @@ void mlir::softmax::lowerStridedAxis(OpBuilder &builder, gpu::GPUModuleOp module
       cond = buildVectorCondition(builder, loc, kernelPlan, operands[0], operands[1]);
     return cond;
   };
+  // Whether every scalar factor is positive as the kernels read it (in f32; a tier of
+  // launchesForPositiveScalars needs it), built once.
+  Value positiveScalars;
+  auto positiveCondition = [&]() {
+    if (positiveScalars)
+      return positiveScalars;
+    for (Attribute step : op.getPrologue()) {
+      auto scaleBy = dyn_cast<ScaleByStepAttr>(step);
+      if (!scaleBy)
+        continue;
+      Value factor = scalars[scaleBy.getOperand()];
+      // f16 and bf16 widen to f32 exactly: compared as they are; f64 as rounded to f32 (a
+      // positive f64 may round to zero there).
+      if (factor.getType().isF64())
+        factor = arith::TruncFOp::create(builder, loc, builder.getF32Type(), factor);
+      Value zero = arith::ConstantOp::create(builder, loc, factor.getType(),
+                                             builder.getZeroAttr(factor.getType()));
+      Value positive =
+          arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT, factor, zero);
+      positiveScalars =
+          positiveScalars ? arith::AndIOp::create(builder, loc, positiveScalars, positive)
+                          : positive;
+    }
+    return positiveScalars;
+  };
   // if (C <= capacity of tier 0 && its vectors apply) launch tier 0, else if ... tier 1, ...,
   // else the general plan's kernels.
   for (auto [tier, kernel] : llvm::zip_equal(tiers, tierKernels)) {
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, axisSize,
                                        c(tier.getAxisCapacity()));
-    auto ifOp = scf::IfOp::create(
-        builder, loc, TypeRange{},
-        arith::AndIOp::create(builder, loc, fits, vectorCondition(tier)),
-        /*withElseRegion=*/true);
+    Value cond = arith::AndIOp::create(builder, loc, fits, vectorCondition(tier));
+    if (launchesForPositiveScalars(op, tier))
+      cond = arith::AndIOp::create(builder, loc, cond, positiveCondition());
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, cond, /*withElseRegion=*/true);
     builder.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
     launch(kernel, tier, gridOf(tier), /*vectorized=*/true);
     builder.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());

@@ -429,7 +429,8 @@ void KernelEmitter::emitKernelContext() {
   }
   if (firstLimitingMask)
     skipRemoved =
-        llvm::all_of(steps.drop_front(*firstLimitingMask), FusedOp::stepKeepsNegInf);
+        llvm::all_of(steps.drop_front(*firstLimitingMask),
+                     [](Attribute step) { return FusedOp::stepKeepsNegInf(step); });
 }
 
 void KernelEmitter::setRow(Value rowValue, Value active) {
@@ -1935,7 +1936,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // boolean mask's bits take registers too.
   bool logWithMaskAndFactor =
       op.getNormalization() == Normalization::log_softmax && values > 16 && masked &&
-      llvm::any_of(op.getPrologue(), llvm::IsaPred<ScaleByStepAttr>);
+      op.hasScalarScale();
   bool spills = (!fullSpan && spillsWhenPartial) ||
                 (threads > 256 && values > 16 &&
                  op.getNormalization() == Normalization::log_softmax) ||

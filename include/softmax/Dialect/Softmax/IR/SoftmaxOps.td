@@ -315,8 +315,9 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// path only (a static C it holds, or a tier of a dynamic C; a kernel that also has the
     /// online path holds f32 values), with vectors of an even size (AxisKernel.cpp), and the
     /// plan choice budgets for it (AxisPlan.cpp). `tier`: the kernel of a dynamic C's tier,
-    /// each of whose chunks compares its axis index with C: with a 16-bit result only (bf16
-    /// to f32, 32 chunks of 4 in one row, spilled up to 168 bytes), and without a prologue or
+    /// each of whose chunks compares its axis index with C: with a 16-bit result (bf16 to
+    /// f32, 32 chunks of 4 in one row, spilled up to 168 bytes; but see `positiveScalars`),
+    /// and without a prologue or
     /// after constant positive scales only (prologueKeepsNegInf, no rounding), so that a chunk
     /// past C loads -inf as raw words: after a scale by a scalar the -inf select that follows
     /// each conversion made ptxas keep f32 copies (64-80 bytes of spills at 120 registers in
@@ -324,21 +325,39 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     /// spilled 28-40 bytes at 112-128 (generator seed 488 of the strided_axis family), where
     /// the tiers of 1024-4096 after constant positive scales, bf16 and f16, are clean at 120
     /// and 128 (2026-12-06, fourteenth session).
-    bool mayHoldPackedAxisValues(bool tier = false) {
+    /// `positiveScalars`: a tier that the host code launches only where every scalar factor
+    /// is positive (as the kernel reads it, in f32), so that -inf stays -inf through a scale by
+    /// a scalar too (lowerStridedAxis; AxisPlan.cpp gives such tiers where those that hold the
+    /// column whatever the sign end): bf16 and f16 to an f32 result (the temperature chain),
+    /// whose tiers of 1536-4096 assembled without a spill at 104-128 registers over axes 0, 1
+    /// and -2, ranks 2-4 and inner sizes of 4-4096; to a 16-bit result, ptxas spilled 16-32
+    /// bytes at 120 or at 128, which budget depending on the tier (2026-12-06, fifteenth
+    /// session).
+    bool mayHoldPackedAxisValues(bool tier = false, bool positiveScalars = false) {
+      bool narrowResult = getResult().getType().getElementTypeBitWidth() == 16;
       return getInput().getType().getElementTypeBitWidth() == 16 &&
              getNormalization() == ::mlir::softmax::Normalization::softmax &&
-             (!tier || (prologueKeepsNegInf() && !hasRoundingPrologue() &&
-                        getResult().getType().getElementTypeBitWidth() == 16));
+             (!tier || (prologueKeepsNegInf(positiveScalars) && !hasRoundingPrologue() &&
+                        (hasScalarScale() ? !narrowResult : narrowResult)));
+    }
+    /// Whether a prologue step scales by a scalar side operand.
+    bool hasScalarScale() {
+      return ::llvm::any_of(getPrologue(),
+                            ::llvm::IsaPred<::mlir::softmax::ScaleByStepAttr>);
     }
     /// Whether a prologue step rounds the values to a 16-bit type.
     bool hasRoundingPrologue();
     /// Whether -inf stays -inf through `step`: a mask whose fill is -inf, a scale by a positive
-    /// constant, a rounding (not a scale by a scalar, whose sign only the call knows, nor a
-    /// bias).
-    static bool stepKeepsNegInf(::mlir::Attribute step);
+    /// constant, a rounding (not a bias, nor a scale by a scalar, whose sign only the call
+    /// knows, unless `positiveScalars`: the kernel is launched only where it is positive).
+    static bool stepKeepsNegInf(::mlir::Attribute step, bool positiveScalars = false);
     /// Whether -inf stays -inf through every step of the prologue (stepKeepsNegInf), so that a
     /// kernel may stand -inf as loaded for the values past C.
-    bool prologueKeepsNegInf() { return llvm::all_of(getPrologue(), stepKeepsNegInf); }
+    bool prologueKeepsNegInf(bool positiveScalars = false) {
+      return llvm::all_of(getPrologue(), [&](::mlir::Attribute step) {
+        return stepKeepsNegInf(step, positiveScalars);
+      });
+    }
     /// Whether a row_cluster kernel of this op may hold its row's values packed, two 16-bit
     /// values a register, converting them at each use: a 16-bit input and plain softmax
     /// without a prologue (ptxas merges the conversions that a scale follows and keeps f32

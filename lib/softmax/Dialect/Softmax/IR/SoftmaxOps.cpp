@@ -423,11 +423,13 @@ bool FusedOp::hasLimitingMask() {
   });
 }
 
-bool FusedOp::stepKeepsNegInf(Attribute step) {
+bool FusedOp::stepKeepsNegInf(Attribute step, bool positiveScalars) {
   if (auto mask = dyn_cast<MaskStepAttr>(step))
     return mask.getFill().isInfinity() && mask.getFill().isNegative();
   if (auto scale = dyn_cast<ScaleStepAttr>(step))
     return scale.getFactor().isFiniteNonZero() && !scale.getFactor().isNegative();
+  if (isa<ScaleByStepAttr>(step))
+    return positiveScalars;
   return isa<RoundStepAttr>(step);
 }
 
@@ -469,7 +471,7 @@ int64_t FusedOp::getPrologueStateRegisters() {
   // log_softmax keeps its values (not their exps) to the end; beside a row's limit and a
   // scalar factor the 32-value tiers spilled 20 bytes (generated seed 1291).
   if (getNormalization() == Normalization::log_softmax && hasLimitingMask() &&
-      llvm::any_of(getPrologue(), llvm::IsaPred<ScaleByStepAttr>))
+      hasScalarScale())
     registers += 8;
   // Each mask keeps its bound or bits beside the values, and one with a finite fill compares
   // and selects every element it keeps: two of them spilled 8-12 bytes at the 32-value tiers

@@ -19,7 +19,10 @@
 //     of rule 1 for C = 8, 16, 32, ... as long as one holds the column in registers, each run
 //     on aligned layouts for the C its capacity (`rows * chunks`) covers and the previous one's
 //     does not (register path only, so 16-bit values held packed), then the plan of C = 256,
-//     whose kernels also hold the online path, for wider C and every misaligned layout.
+//     whose kernels also hold the online path, for wider C and every misaligned layout. After
+//     a scale by a scalar (a 16-bit input to an f32 result), where the tiers that hold the
+//     column for any factor end, the packed tiers of the static plans follow, which the host
+//     code launches for a positive factor only (since 2026-12-06, fifteenth session).
 //  5. f32 values over a static C or a tier on a chip with clusters (sm_90): an f32 input's softmax
 //     or log_softmax, after any prologue (its kernels take 128 registers there, two blocks a
 //     multiprocessor: getStridedAxisRegisters' `overCluster`; f32 log_softmax at C = 4096 over 8
@@ -99,9 +102,10 @@ enum class AxisPlanRole { Static, Tier, General };
 
 /// The plan for an axis of `c` values in `role` (General: c is kDynamicAxisPlanned): rules 1-3
 /// of the file comment, and rule 5 unless `oneBlock` (the plan of a cluster's slice).
+/// `positiveScalars`: a tier launched only where the scalar factors are positive (rule 4).
 StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registerBudget,
                            int64_t maxThreads, int64_t c, AxisPlanRole role,
-                           bool oneBlock = false) {
+                           bool oneBlock = false, bool positiveScalars = false) {
   bool dynamicAxis = role == AxisPlanRole::General;
   MLIRContext *context = op.getContext();
   RankedTensorType type = op.getInput().getType();
@@ -133,7 +137,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
            2 * (rows / perWarp) * lanes * vector * 4 <= StrategyAttr::kMaxAxisSharedBytes;
   };
   // The general plan of a dynamic C holds f32 values (its kernels have both paths).
-  bool packable = op.mayHoldPackedAxisValues(role == AxisPlanRole::Tier) && !dynamicAxis;
+  bool packable =
+      op.mayHoldPackedAxisValues(role == AxisPlanRole::Tier, positiveScalars) && !dynamicAxis;
   bool hasPrologue = !op.getPrologue().empty();
   bool logSoftmax = op.getNormalization() == Normalization::log_softmax;
   StrategyAttr best;
@@ -228,7 +233,8 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
       // family: f16 to f32 over C = 4097 got 5 blocks of 512, 2560 values, which the verifier
       // rejected).
       StrategyAttr slice =
-          selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role, /*oneBlock=*/true);
+          selectPlanFor(op, target, registerBudget, maxThreads, sliceAxis, role, /*oneBlock=*/true,
+                        positiveScalars);
       int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
       int64_t maxBlocks = sliceAxis == kClusterSliceAxis
                               ? std::min(kMaxAxisClusterBlocks, target.clusterBlocks)
@@ -258,7 +264,7 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
       elementBytes == inBytes && target.clusterBlocks > 1 && c > kPackedClusterSliceAxis) {
     StrategyAttr slice =
         selectPlanFor(op, target, registerBudget, std::min<int64_t>(maxThreads, 256),
-                      kPackedClusterSliceAxis, role, /*oneBlock=*/true);
+                      kPackedClusterSliceAxis, role, /*oneBlock=*/true, positiveScalars);
     int64_t blocks = llvm::divideCeil(c, slice.getAxisCapacity());
     if (blocks <= std::min(kMaxAxisClusterBlocks, target.clusterBlocks))
       return StrategyAttr::get(context, KernelPlan::strided_axis, slice.getLanes(),
@@ -307,15 +313,34 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // C runs with more than a third of its chunks past it (a lean f32 tier loads those again,
   // a packed one compares each).
   bool halfSteps = true;
-  auto addTier = [&](int64_t tier, bool threeQuarters) {
-    StrategyAttr plan =
-        selectPlanFor(op, target, registerBudget, maxThreads, tier, AxisPlanRole::Tier);
-    int64_t capacity = plan.getAxisCapacity();
+  // Past the tiers that hold the column whatever the sign of a scalar factor, those for
+  // positive ones (packed values, -inf past C as loaded: FusedOp::mayHoldPackedAxisValues),
+  // which the host code launches only where each factor is (lowerStridedAxis); other C take
+  // the general plan. A bf16 temperature chain to f32 (a scale by a scalar) had tiers up to
+  // C = 1024 only: dynamic C = 2048 and 4096 ran at 0.462x and 0.465x copy on the general
+  // plan, where the static twins, packed, ran at 0.846x and 0.802x (H100, 2026-12-06,
+  // bench/results/2026-12-06-h100/axis-bench-b27120a.txt).
+  bool positiveScalars = false;
+  auto tierPlan = [&](int64_t tier) -> StrategyAttr {
+    StrategyAttr plan = selectPlanFor(op, target, registerBudget, maxThreads, tier,
+                                      AxisPlanRole::Tier, /*oneBlock=*/false, positiveScalars);
     // A static last dimension off the vector size never takes the vector kernels.
     int64_t last = op.getInput().getType().getShape().back();
-    if (capacity < tier || plan.getVector() == 1 ||
+    if (plan.getAxisCapacity() < tier || plan.getVector() == 1 ||
         (!ShapedType::isDynamic(last) && last % plan.getVector() != 0))
+      return {};
+    return plan;
+  };
+  auto addTier = [&](int64_t tier, bool threeQuarters) {
+    StrategyAttr plan = tierPlan(tier);
+    if (!plan && !positiveScalars && op.hasScalarScale() &&
+        op.mayHoldPackedAxisValues(/*tier=*/true, /*positiveScalars=*/true)) {
+      positiveScalars = true;
+      plan = tierPlan(tier);
+    }
+    if (!plan)
       return false;
+    int64_t capacity = plan.getAxisCapacity();
     // A tier at three quarters over a cluster (3, 6 or 12 blocks) is left out: over a small
     // static inner size with masked_rows = zero such kernels spilled 4-8 bytes at their 128
     // registers (generator seeds 1055, 1116 and 1840 of the strided_axis family; clean at

@@ -332,9 +332,10 @@ def axis_cases(quick=False):
                 yield dict(name=f"axis {kind} tier {variant} {dtype} "
                                 f"{'x'.join(map(str, shape))}",
                            axis=axis, variant=variant, dtype=dtype, shape=shape)
-            # A constant scale through the tiers of 2048 and 4096 (16-bit: packed, -inf past C
-            # as loaded; f32: over clusters).
-            for c in (2000, 4000):
+            # A constant scale through the tiers of 1536, 2048 and 4096 (16-bit: packed, -inf
+            # past C as loaded; f32: over clusters of 3, 4 and 8 blocks, that of 1536 at three
+            # quarters over a dynamic inner size).
+            for c in (1500, 2000, 4000):
                 shape, axis = axis_shape(kind, c, 1024)
                 yield dict(name=f"axis {kind} tier scale {dtype} {'x'.join(map(str, shape))}",
                            axis=axis, variant="scale", dtype=dtype, shape=shape)

@@ -15,21 +15,23 @@
 // 34 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
 // blocks; bf16 C = 16384 and f16 C = 12000 over clusters of 8 and 6 blocks of packed values,
 // rule 6), and the tiers of the ten with a dynamic C:
-// 13 (f32: the tier of 1536 at three quarters in one block, 2048 and 4096 over clusters of 4
-// and 8 blocks, 8192 and 16384 over 8 and 16 blocks of 1024; no tier at three quarters over a
-// cluster), 8 (bf16 log_softmax: f32 values), 14 (bf16, packed: 1536 and 3072 too, 8192 and
-// 16384 over clusters of 4 and 8 blocks of 256, rule 6, at 112 registers), 14 (f16 over axis 0
+// 16 (f32: the tier of 1536 at three quarters in one block, 2048, 3072 and 4096 over clusters
+// of 4, 6 and 8 blocks, 6144, 8192, 12288 and 16384 over 6, 8, 12 and 16 blocks of 1024; tiers
+// at three quarters over a cluster over a dynamic inner size only), 8 (bf16 log_softmax: f32
+// values), 14 (bf16, packed: 1536 and 3072 too, 8192 and 16384 over clusters of 4 and 8 blocks
+// of 256, rule 6, at 112 registers; none at three quarters over a cluster), 14 (f16 over axis 0
 // of `?x?x1024`, the same tiers: at 128 registers its clusters spilled 4-16 bytes), 12 (bf16
 // scaled by 0.125: packed from 1024, -inf past C as loaded), 8 (bf16 to f32: f32 values, lean
 // as f32's, in one block: over a cluster one block a multiprocessor), 8 (scaled by a scalar,
 // f16: f32 values), 12 and 12 (bf16 and f16 times a scalar to f32: f32 values up to 1024, then
-// 1536-4096 packed, launched for a positive factor), 13 (f32 over a static inner size), 12
-// (f32 log_softmax), 12 (scaled f32: these two over clusters from 2048 as well, at 128
+// 1536-4096 packed, launched for a positive factor), 13 (f32 over a static inner size), 16
+// (f32 log_softmax), 16 (scaled f32: these two over clusters from 1536 as well, at 128
 // registers).
 // The general plans' online paths carry compensated running sums (a dynamic C may be long).
-// COUNT: 210
+// COUNT: 221
 // CHECK-DAG: Compiling entry function 'c16384_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c3072' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_temperature_bf16_0_strided_axis_c4096' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_c_f32_0_strided_axis_c8192' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'c8_f32_0_strided_axis' for 'sm_90'

@@ -49,6 +49,9 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f32_0_strided_axis_c512 --shape 1x512x8 --axis 1 --dtype bf16 --out-dtype f32 --scale 1.5 | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f16_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype f16 --scale 0.25 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_scaled_by_f16_0_strided_axis_c256 --shape 1x256x16 --axis 1 --dtype f16 --scale 0.25 | FileCheck %s --check-prefix=VEC
+// A tier of f32 values after one for positive factors: launched for a negative factor at any
+// C up to its capacity, so that no chunk below the earlier tier's capacity is taken for inside C.
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_after_positive_0_strided_axis_c1024 --shape 1x5x8 --axis 1 --dtype bf16 --out-dtype f32 --scale -0.5 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_negative_0_strided_axis_c256 --shape 2x37x16 --axis 1 --dtype bf16 --scale -0.5 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x11x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // The lean f32 tier of 16 runs where C > 8 (the tier of 8): its chunks 2 and 3 may pass C and
@@ -136,6 +139,10 @@ func.func @tiers_scaled_by_f32(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?x
 func.func @tiers_scaled_by_f16(%x: tensor<?x?x?xf16>, %t: f32) -> tensor<?x?x?xf16> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xf16> -> tensor<?x?x?xf16>
   return %0 : tensor<?x?x?xf16>
+}
+func.func @tiers_after_positive(%x: tensor<?x?x?xbf16>, %t: f32) -> tensor<?x?x?xf32> {
+  %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 4, chunks = 32>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
 func.func @tiers_scaled_const(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
   %0 = softmax.fused softmax %x axis = 1 prologue [#softmax.scale<0.5>] {strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 16, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 8, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>

@@ -36,7 +36,8 @@
 //     the chip's largest cluster (16 on sm_90, non-portable): f32 C = 16384 ran at 0.686x copy over
 //     16 against 0.442x for the online plan (H100, 2026-12-06,
 //     bench/results/2026-12-06-h100/axis-cluster-43517b6.txt; 4097-16383 not measured; a dynamic C
-//     gets tiers of 8192 and 16384 so: a tier at three quarters over a cluster is left out,
+//     gets tiers of 8192 and 16384 so, and over a dynamic inner size 6144 and 12288 too: a
+//     tier at three quarters over a cluster is left out over a static one,
 //     selectStridedAxisPlans). Measured on an H100 with the lean kernels (2026-12-06,
 //     bench/results/2026-12-06-h100/axis-cluster-81177f7.txt): C = 4096 0.855x copy over 8 blocks
 //     against 0.746x for one read in one block of 512 (2 lanes: 32-byte slices), 0.820 over 4
@@ -313,6 +314,10 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // C runs with more than a third of its chunks past it (a lean f32 tier loads those again,
   // a packed one compares each).
   bool halfSteps = true;
+  RankedTensorType type = op.getInput().getType();
+  bool staticInner = true;
+  for (int64_t d = op.getNormalizedAxis() + 1; d < type.getRank(); ++d)
+    staticInner = staticInner && !type.isDynamicDim(d);
   // Past the tiers that hold the column whatever the sign of a scalar factor, those for
   // positive ones (packed values, -inf past C as loaded: FusedOp::mayHoldPackedAxisValues),
   // which the host code launches only where each factor is (lowerStridedAxis); other C take
@@ -341,12 +346,21 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
     if (!plan)
       return false;
     int64_t capacity = plan.getAxisCapacity();
-    // A tier at three quarters over a cluster (3, 6 or 12 blocks) is left out: over a small
-    // static inner size with masked_rows = zero such kernels spilled 4-8 bytes at their 128
-    // registers (generator seeds 1055, 1116 and 1840 of the strided_axis family; clean at
-    // 96-112, ptxas's spills are not monotone) where the tiers over 2, 4, 8 and 16 blocks
-    // were clean. The C between run on the next tier, whose last block's slice lies past C.
-    if (threeQuarters && plan.getCluster() > 1)
+    // A tier at three quarters over a cluster (3, 6 or 12 blocks) is left out over a static
+    // inner size: over small ones with masked_rows = zero such kernels spilled 4-8 bytes at
+    // their 128 registers (generator seeds 1055, 1116 and 1840 of the strided_axis family;
+    // clean at 96-112, ptxas's spills are not monotone) where the tiers over 2, 4, 8 and 16
+    // blocks were clean. The C between run on the next tier, whose last block's slice lies
+    // past C (dynamic f32 C = 3000 ran at 0.803x copy so, against 0.861x on the tier of 3072
+    // over 6 blocks, H100, bench/results/2026-12-06-h100/axis-bench-b27120a.txt and
+    // axis-bench-61baa4d.txt). Over a dynamic inner size those of f32 values stay (rule 5:
+    // 3072 over 6 blocks, 6144 and 12288 over 6 and 12; none of 101 kernels over axes 0, 1
+    // and -2, ranks 2-4, after scales, as log_softmax, with masked_rows zero or nan, 16-bit
+    // inputs to f32 and f32 to bf16, spilled at 128; 2026-12-06, fifteenth session); those of
+    // 16-bit values held packed (rule 6: 6144 and 12288 over 3 and 6 blocks) spilled 8-28
+    // bytes at their 112.
+    if (threeQuarters && plan.getCluster() > 1 &&
+        (staticInner || op.mayHoldPackedAxisValues(/*tier=*/true, positiveScalars)))
       return true;
     if (plans.empty() || plans.back().getAxisCapacity() < capacity)
       plans.push_back(plan);

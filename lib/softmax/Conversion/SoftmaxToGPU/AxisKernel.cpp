@@ -1103,8 +1103,11 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // blocks of 256) takes 112, the same two blocks a multiprocessor as 128: over a static inner
   // size of 1024 (axis 0 of `?x?x1024`) the tiers of 8192 and 16384 spilled 4-16 bytes at 128,
   // bf16 and f16, and elsewhere 16 at 120; none of the 32 probed spilled at 112 (ptxas -v,
-  // 2026-12-06; its spills are not monotone in the budget).
-  if (packed && tier && overCluster)
+  // 2026-12-06; its spills are not monotone in the budget). Blocks of 256 or more only: a
+  // hand-written tier of 64 lanes x 2 rows x 16 chunks of 8 over 8 blocks (blocks of 128, four
+  // a multiprocessor at 112 or 128) spilled 8 bytes at 112, none at 120-255 (generator seed 81
+  // of the strided_axis family, 2026-12-06, fifteenth session).
+  if (packed && tier && overCluster && threads >= 256)
     registers = std::min<int64_t>(registers, kPackedClusterTierRegisters);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.

@@ -106,6 +106,15 @@ int64_t asBits(double v, unsigned width) {
   return bits;
 }
 
+/// `value` rounded to f16 or bf16 (`type`), to nearest even.
+llvm::APFloat toHalf(double value, ScalarType type) {
+  llvm::APFloat f(value);
+  bool lost;
+  f.convert(type == ScalarType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
+            llvm::APFloat::rmNearestTiesToEven, &lost);
+  return f;
+}
+
 /// The value of a scalar parameter as the kernel reads it (`bits` in the first bytes).
 uint64_t paramBits(int64_t value, ScalarType type) {
   switch (type) {
@@ -116,13 +125,8 @@ uint64_t paramBits(int64_t value, ScalarType type) {
     return bits;
   }
   case ScalarType::F16:
-  case ScalarType::BF16: {
-    llvm::APFloat f(asDouble(value));
-    bool lost;
-    f.convert(type == ScalarType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
-              llvm::APFloat::rmNearestTiesToEven, &lost);
-    return f.bitcastToAPInt().getZExtValue();
-  }
+  case ScalarType::BF16:
+    return toHalf(asDouble(value), type).bitcastToAPInt().getZExtValue();
   case ScalarType::F64:
     return static_cast<uint64_t>(value);
   default:
@@ -150,11 +154,8 @@ llvm::Error HostProgram::bindArguments(const FunctionInfo &info, llvm::ArrayRef<
         // As the program's type holds it: the launch rules may compare it (a tier for positive
         // scalar factors only), and an f16 value of 1e-10 is zero to the kernels.
         if (expected.type == ScalarType::F16 || expected.type == ScalarType::BF16) {
-          llvm::APFloat rounded(value);
+          llvm::APFloat rounded = toHalf(value, expected.type);
           bool lost;
-          rounded.convert(expected.type == ScalarType::F16 ? llvm::APFloat::IEEEhalf()
-                                                           : llvm::APFloat::BFloat(),
-                          llvm::APFloat::rmNearestTiesToEven, &lost);
           rounded.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
           value = rounded.convertToDouble();
         }

@@ -12,7 +12,7 @@
 // RUN: grep "bytes spill" %t.log | sort -u | FileCheck %s --check-prefix=NOSPILL
 // RUN: grep -c "Compiling entry function" %t.log | FileCheck %s --check-prefix=COUNT
 
-// 35 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
+// 36 programs x (vector kernel + scalar kernel; one a hand-written plan over a cluster of 8
 // blocks; bf16 C = 16384 and f16 C = 12000 over clusters of 8 and 6 blocks of packed values,
 // rule 6), and the tiers of the thirteen with a dynamic C (the hand-written one: 1):
 // 16 (f32: the tier of 1536 at three quarters in one block, 2048, 3072 and 4096 over clusters
@@ -28,7 +28,7 @@
 // (f32 log_softmax), 16 (scaled f32: these two over clusters from 1536 as well, at 128
 // registers).
 // The general plans' online paths carry compensated running sums (a dynamic C may be long).
-// COUNT: 224
+// COUNT: 226
 // CHECK-DAG: Compiling entry function 'c16384_bf16_0_strided_axis' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c16384' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'dynamic_f32_0_strided_axis_c3072' for 'sm_90'
@@ -164,6 +164,12 @@ func.func @hand_packed_cluster_tier_f16(%x: tensor<?x3xf16>) -> tensor<?x3xf16> 
 // load the last chunk in the axis, masked): over a static inner size the tier of 2048 has 4
 // lanes x 128 rows in blocks of 512 (it needs 128 registers), after a scale or as a
 // log_softmax more registers a value.
+// An f32 log_softmax of 64 values a thread at the softmax's 128 registers (two blocks of 256
+// a multiprocessor; 255 before).
+func.func @c512_log_f32(%x: tensor<32x512x4096xf32>) -> tensor<32x512x4096xf32> {
+  %p = softmax.log_softmax %x axis = 1 : tensor<32x512x4096xf32>
+  return %p : tensor<32x512x4096xf32>
+}
 func.func @dynamic_c_f32(%x: tensor<16x?x1024xf32>) -> tensor<16x?x1024xf32> {
   %p = softmax.softmax %x axis = 1 : tensor<16x?x1024xf32>
   return %p : tensor<16x?x1024xf32>

@@ -69,11 +69,20 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 /// sum, factor and a partial from the other rows), and for addresses and indices:
 ///  - `lean` (the vector kernel of a static C, AxisKernel.cpp's leanAddressing: its chunks
 ///    through one view an operand, no compare where a chunk cannot pass C): 40, 48 more for a
-///    log_softmax, 32 more after a prologue (scales, roundings). Calibrated with ptxas -v on
-///    test/Pipelines/ptxas-no-spills-axis.mlir and the generator's strided_axis family: 64
-///    plain values on vectors of 4 need 88-104, a log_softmax's or those after a scale and a
-///    rounding up to 144 (generator seeds 190 and 230), so that neither is held in blocks of
-///    512 threads (128 registers).
+///    log_softmax of values converted from 16-bit storage, 32 more after a prologue (scales,
+///    roundings). Calibrated with ptxas -v on test/Pipelines/ptxas-no-spills-axis.mlir and
+///    the generator's strided_axis family: 64 plain values on vectors of 4 need 88-104, those
+///    after a scale and a rounding up to 144 (generator seeds 190 and 230), so that they are
+///    not held in blocks of 512 threads (128 registers). An f32 log_softmax takes what a
+///    softmax does: given 255, its kernels of 64 values in blocks of 256 took 134-143, one
+///    block a multiprocessor (C = 64 and 512 ran at 0.881x and 0.838x copy against 0.975x and
+///    0.960x for the softmax: H200, 2026-12-06, axis-bench-6ef949a.txt), and at 128 (two
+///    blocks) none of 170 such kernels spilled (static and dynamic C, tiers of 16-1024, axes
+///    0, 1 and -2, inner sizes 56, 1024 and dynamic, with and without a scale; ptxas -v,
+///    2026-12-07) but the tier of C = 64 over a dynamic inner size without a prologue (8
+///    bytes; AxisKernel.cpp gives those 120). In blocks of 512 an f32 log_softmax keeps the
+///    48 more in the planner (AxisPlan.cpp: 48-64 values spilled 12-24 bytes at 128 there).
+///    Converted values spilled 4-36 bytes at 128 over dynamic inner sizes and keep theirs.
 ///    A dynamic C's tier (`tier`), whose chunks past the earlier tiers' C may pass its C, 8
 ///    more: 64 values on vectors of 4 in blocks of 512 need 128 (the static plan 96); 16 more
 ///    where the values are converted from 16-bit storage (`converted`: f16 to f32 with
@@ -102,8 +111,8 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
   if (lean && overCluster)
     return vector * chunks + 4 * vector + 40 + (tier ? (converted ? 16 : 8) : 0);
   if (lean)
-    return vector * chunks + 4 * vector + 40 + (logSoftmax ? 48 : 0) + (hasPrologue ? 32 : 0) +
-           (tier ? (converted ? 16 : 8) : 0);
+    return vector * chunks + 4 * vector + 40 + (logSoftmax && converted ? 48 : 0) +
+           (hasPrologue ? 32 : 0) + (tier ? (converted ? 16 : 8) : 0);
   return vector * chunks + 4 * vector + 56 + (logSoftmax ? 8 : 0) + (hasPrologue ? 8 : 0);
 }
 
@@ -121,7 +130,12 @@ inline int64_t getStridedAxisRegisters(int64_t vector, int64_t chunks, bool logS
 /// 72-80 registers, 112-120 in the exception. `dynamicAxis`: the tier of a dynamic C, whose
 /// every chunk compares its axis index with C, takes one more a chunk (bf16 tiers of 2048 and
 /// 4096, 16 chunks of 8, spilled 16 bytes at 112 and none at 120; bf16 to f32 in one row of
-/// 32 chunks of 4, 48 bytes at 112 and none at 136), or the prologue's 16 where that is more,
+/// 32 chunks of 4, 48 bytes at 112 and none at 136) past 64 values a thread (the tier of C = 8,
+/// 256 lanes x 1 row x 8 chunks of 8, is the static plan's code but for the -inf it loads past
+/// C: clean at its 80, three blocks of 256 a multiprocessor, where one more a chunk gave it two
+/// (dynamic bf16 C = 8 ran at 0.896x copy against 0.980x static: H200, 2026-12-06,
+/// axis-bench-6ef949a.txt); the tiers of 16-1024 spilled 188-568 bytes at 80), or the
+/// prologue's 16 where that is more,
 /// not both (one a chunk of 8 values: bf16 and f16 to an f32 result, on vectors of 4, one
 /// for two chunks; its tiers of 1536-4096 for positive scalar factors, 96 and 128 values in
 /// blocks of 512, assembled without a spill at 128, where one a chunk put the tier of 2048 in
@@ -135,7 +149,7 @@ inline int64_t getPackedStridedAxisRegisters(int64_t lanes, int64_t rows, int64_
                                              int64_t chunks, bool hasPrologue,
                                              bool dynamicAxis) {
   int64_t values = vector * chunks;
-  int64_t extra = dynamicAxis ? values / 8 : 0;
+  int64_t extra = dynamicAxis && values > 64 ? values / 8 : 0;
   if (hasPrologue && lanes >= 32 && rows > 1)
     return values * 3 / 2 + 24 + extra;
   // Blocks of 512 threads or more take at least 112: 9 chunks of 8 on 4 and 2 lanes spilled 24

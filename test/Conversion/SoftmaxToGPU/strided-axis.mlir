@@ -282,6 +282,37 @@ func.func @tiers(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 
 // -----
 
+// The tier of C = 8 (64 values a thread held packed) takes the static plan's 80 registers,
+// three blocks of 256 a multiprocessor; past 64 values a tier takes one register more for
+// every 8 values (TargetInfo.h, getPackedStridedAxisRegisters).
+// CHECK-LABEL: gpu.func @tiers_c8_0_strided_axis_c8(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 80 : i32
+// CHECK-LABEL: gpu.func @tiers_c8_0_strided_axis_c16(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 128 : i32
+func.func @tiers_c8(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 8>, #softmax.strategy<strided_axis, lanes = 256, rows = 1, vector = 8, chunks = 16>, #softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 8, chunks = 4>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+
+// -----
+
+// An f32 log_softmax of 64 values a thread takes the softmax's budget, two blocks of 256 a
+// multiprocessor (255 before: one); over a dynamic inner size, with no prologue, 120.
+// CHECK-LABEL: gpu.func @log_registers_0_strided_axis(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 128 : i32
+// CHECK-LABEL: gpu.func @log_dynamic_inner_0_strided_axis(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.maxnreg = 120 : i32
+func.func @log_registers(%x: tensor<32x512x4096xf32>) -> tensor<32x512x4096xf32> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16>]} : tensor<32x512x4096xf32> -> tensor<32x512x4096xf32>
+  return %0 : tensor<32x512x4096xf32>
+}
+func.func @log_dynamic_inner(%x: tensor<?x64x?xf32>) -> tensor<?x64x?xf32> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 64, rows = 4, vector = 4, chunks = 16>]} : tensor<?x64x?xf32> -> tensor<?x64x?xf32>
+  return %0 : tensor<?x64x?xf32>
+}
+
+// -----
+
 // A tier after a positive constant scale holds its 128 values a thread packed, and a chunk that
 // may pass C loads -inf there as raw words (-inf times 0.125 is -inf: FusedOp::
 // prologueKeepsNegInf), so that no use selects; after a negative factor (-inf would turn +inf)

@@ -313,6 +313,11 @@ func.func @f32_c16385(%x: tensor<1x16385x4096xf32>) -> tensor<1x16385x4096xf32> 
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 8>]
 // CHECK-LABEL: func.func @f32_scaled_c16384
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 16, cluster = 16>]
+// An f32 log_softmax's 64 values a thread spilled in blocks of 512 (128 registers) where the
+// softmax's do not: C = 2048 goes over a cluster of 4 where the softmax takes 4 lanes x 128
+// rows in one block.
+// CHECK-LABEL: func.func @f32_log_c2048
+// CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 32, vector = 4, chunks = 16, cluster = 4>]
 // CHECK-LABEL: func.func @bf16_log_c4096
 // CHECK: strategies = [#softmax.strategy<strided_axis, lanes = 2, rows = 256, vector = 8, chunks = 2>]
 // SM80-LABEL: func.func @f32_log_c4096
@@ -324,6 +329,10 @@ func.func @f32_log_c4096(%x: tensor<4x4096x4096xf32>) -> tensor<4x4096x4096xf32>
 func.func @f32_scaled_c16384(%x: tensor<1x16384x4096xf32>, %t: f32) -> tensor<1x16384x4096xf32> {
   %0 = softmax.fused softmax %x (%t : f32) axis = 1 prologue [#softmax.scale_by<0>] : tensor<1x16384x4096xf32> -> tensor<1x16384x4096xf32>
   return %0 : tensor<1x16384x4096xf32>
+}
+func.func @f32_log_c2048(%x: tensor<8x2048x4096xf32>) -> tensor<8x2048x4096xf32> {
+  %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<8x2048x4096xf32> -> tensor<8x2048x4096xf32>
+  return %0 : tensor<8x2048x4096xf32>
 }
 func.func @bf16_log_c4096(%x: tensor<8x4096x4096xbf16>) -> tensor<8x4096x4096xbf16> {
   %0 = softmax.fused log_softmax %x axis = 1 prologue [] : tensor<8x4096x4096xbf16> -> tensor<8x4096x4096xbf16>

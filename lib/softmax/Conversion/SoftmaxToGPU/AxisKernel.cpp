@@ -189,6 +189,19 @@ bool launchesForPositiveScalars(FusedOp op, StrategyAttr plan) {
 /// (buildAxisKernel).
 constexpr int64_t kPackedClusterTierRegisters = 112;
 
+/// The register budget of an f32 log_softmax's lean kernel over a dynamic inner size
+/// (buildAxisKernel).
+constexpr int64_t kDynamicInnerLogRegisters = 120;
+
+/// Whether every size after `op`'s axis is static.
+bool hasStaticInnerSize(FusedOp op) {
+  RankedTensorType type = op.getInput().getType();
+  for (int64_t d = op.getNormalizedAxis() + 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      return false;
+  return true;
+}
+
 /// The most threads a block of the scalar kernel has (scalarKernelPlan).
 constexpr int64_t kMaxScalarKernelBlock = 256;
 
@@ -1109,6 +1122,17 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   // of the strided_axis family, 2026-12-06, fifteenth session).
   if (packed && tier && overCluster && threads >= 256)
     registers = std::min<int64_t>(registers, kPackedClusterTierRegisters);
+  // An f32 log_softmax over a dynamic inner size, with no prologue, in blocks of 256 takes 120
+  // where its lean kernel would take 128 (the same two blocks a multiprocessor): the tier of
+  // C = 64 (64 lanes x 4 rows x 16 chunks of 4) spilled 8 bytes at 128, none at 120, as none
+  // of the others of the probe did there (getStridedAxisRegisters; with a scale some tiers
+  // spill 4 bytes at 120 and none at 128, and the tier of 1536 in blocks of 512 32 bytes at
+  // 120, so those keep 128; ptxas -v, 2026-12-07).
+  if (usesLeanAddressing(op, plan, vectorized, tier) && !overCluster && !converted &&
+      threads <= 256 &&
+      op.getNormalization() == Normalization::log_softmax && op.getPrologue().empty() &&
+      !hasStaticInnerSize(op))
+    registers = std::min<int64_t>(registers, kDynamicInnerLogRegisters);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.
   for (unsigned i = 0; i < workgroup.size(); ++i)

@@ -151,8 +151,18 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
     // the estimate: f32 C = 2048 on 4 lanes x 128 rows x 16 spilled 16 bytes at 128 and none
     // from 144 (generator seed 312 of the strided_axis family), where the same plan over a
     // static inner size needs 96 and the cluster plans' blocks of 256 over a dynamic one 96.
-    if (role != AxisPlanRole::General && !packed && !staticInner && threads >= 512)
-      registers -= 16;
+    // An f32 log_softmax's lean kernel keeps the 48 more it had in such blocks before it took
+    // the softmax's estimate in blocks of 256 (getStridedAxisRegisters): 64 values a thread
+    // (f32 C = 2048 on 4 lanes x 128 rows x 16, a static C or a tier) spilled 12-20 bytes at
+    // 128 over every inner size probed, the tier of 1536 (4 lanes x 128 rows x 12) 24 bytes
+    // over axis -3 of `?x?x16x?` (generator seed 468 of the strided_axis family; ptxas -v,
+    // 2026-12-07), so C = 2048 takes the cluster of rule 5 and a dynamic C its tiers of before.
+    if (role != AxisPlanRole::General && !packed && threads >= 512) {
+      if (!staticInner)
+        registers -= 16;
+      if (logSoftmax && inBytes == 4)
+        registers -= 48;
+    }
     int64_t maxValues = dynamicAxis && threads == 256 ? 32 : packed ? 128 : kMaxAxisF32Values;
     auto registersFor = [&](int64_t k) {
       if (!packed)

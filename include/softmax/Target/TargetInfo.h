@@ -77,10 +77,10 @@ inline bool isPipelinedInput(int64_t elementBytes) { return elementBytes < 4; }
 ///    softmax does: given 255, its kernels of 64 values in blocks of 256 took 134-143, one
 ///    block a multiprocessor (C = 64 and 512 ran at 0.881x and 0.838x copy against 0.975x and
 ///    0.960x for the softmax: H200, 2026-12-06, axis-bench-6ef949a.txt), and at 128 (two
-///    blocks) none of 170 such kernels spilled (static and dynamic C, tiers of 16-1024, axes
-///    0, 1 and -2, inner sizes 56, 1024 and dynamic, with and without a scale; ptxas -v,
-///    2026-12-07) but the tier of C = 64 over a dynamic inner size without a prologue (8
-///    bytes; AxisKernel.cpp gives those 120). In blocks of 512 an f32 log_softmax keeps the
+///    blocks) 129 of 132 such kernels assembled without a spill (static and dynamic C, tiers
+///    of 16-1024, axes 0, 1 and -2, inner sizes 56, 1024 and dynamic, with and without a
+///    scale; ptxas -v, 2026-12-07); the other three, the tier of C = 64 over a dynamic inner
+///    size without a prologue, spilled 8 bytes (AxisKernel.cpp gives those 120). In blocks of 512 an f32 log_softmax keeps the
 ///    48 more in the planner (AxisPlan.cpp: 48-64 values spilled 12-24 bytes at 128 there).
 ///    Converted values spilled 4-36 bytes at 128 over dynamic inner sizes and keep theirs.
 ///    A dynamic C's tier (`tier`), whose chunks past the earlier tiers' C may pass its C, 8

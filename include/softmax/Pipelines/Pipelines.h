@@ -82,9 +82,10 @@ void buildSoftmaxToNVVMPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &o
 void buildSoftmaxToGPUPipeline(OpPassManager &pm, const SoftmaxToNVVMOptions &options);
 
 /// One kernel module's way to the NVVM and LLVM dialects: `pm` runs on a gpu.module (nest it
-/// under a module, or run it on a module of its own). The passes of upstream's
-/// gpu-lower-to-nvvm-pipeline, with the same options, plus the kernel's clean-up that the first
-/// half leaves to it. serializeKernelModule compiles the result.
+/// under a module, or run it on a module of its own): the kernel's clean-up that the first half
+/// leaves to it, the rewrites of upstream's gpu-lower-to-nvvm-pipeline, then one conversion
+/// (convert-gpu-to-nvvm, which applies every loaded dialect's to-LLVM patterns) where upstream
+/// runs one a dialect. serializeKernelModule compiles the result.
 void buildKernelToNVVMPipeline(OpPassManager &pm);
 
 /// Compiles `module` (after buildKernelToNVVMPipeline, with its #nvvm.target) with LLVM's NVPTX

@@ -94,42 +94,49 @@ std::unique_ptr<Pass> createKernelCanonicalizerPass() {
 }
 
 /// The passes that upstream's gpu-lower-to-nvvm-pipeline (MLIR 22) runs on the whole module,
-/// host and kernels alike, with its options: here on the host, and on each kernel's module
-/// (with the kernel canonicalizer above, and convert-vector-to-scf only where it applies).
-/// `host` adds convert-func-to-llvm (a ModuleOp pass; the kernels are gpu.func, which it leaves alone).
-void addCommonLoweringPasses(OpPassManager &pm, bool host) {
-  // On a kernel, softmax-kernel-vector-to-scf runs it where it applies.
-  if (host)
-    pm.addPass(createConvertVectorToSCFPass());
+/// with its options, for the host (the kernels have their own: buildKernelToNVVMPipeline).
+void addHostLoweringPasses(OpPassManager &pm) {
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
-  if (host)
-    pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertIndexToLLVMPassOptions index;
   index.indexBitwidth = 64;
   pm.addPass(createConvertIndexToLLVMPass(index));
-  pm.addPass(host ? createCanonicalizerPass() : createKernelCanonicalizerPass());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
 } // namespace
 
 void mlir::softmax::buildKernelToNVVMPipeline(OpPassManager &pm) {
-  // The first half leaves the kernel's clean-up to this pipeline.
+  // The first half leaves the kernel's clean-up to this pipeline. (Without this canonicalizer
+  // some kernels' PTX differs; without the CSE none did, but it is cheap and shrinks what
+  // the conversion below rewrites.)
   pm.addPass(createKernelCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Upstream's pipeline also runs convert-nvgpu-to-nvvm here: the nvgpu dialect is not one that
   // softmax-opt or the library loads, so no kernel holds its ops.
   pm.addPass(createKernelVectorToSCFPass());
-  addCommonLoweringPasses(pm, /*host=*/false);
+  // The rewrites that must come before the conversion to LLVM: structured control flow to
+  // blocks, strided metadata to the affine maps it is made of, and those to arith.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // One conversion to the NVVM and LLVM dialects. convert-gpu-to-nvvm applies, beside its own
+  // patterns, those of every loaded dialect's ConvertToLLVMPatternInterface (arith, cf, index,
+  // memref, nvvm, vector: Registration.cpp registers them), so upstream's separate
+  // convert-nvvm-to-llvm, convert-arith-to-llvm and convert-index-to-llvm before it, and the
+  // canonicalizer and CSE between and after them, only walked every op again: without them
+  // the PTX of every kernel of the examples and test/Pipelines/ptxas-no-spills* is the same
+  // and a kernel's passes take 40% less time (docs/compile-time.md, 2026-12-07). LLVM's O3
+  // does the clean-up that the last canonicalizer and CSE did.
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   pm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-  pm.addPass(createKernelCanonicalizerPass());
-  pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
@@ -147,7 +154,7 @@ void mlir::softmax::buildGPUToNVVMBinaryPipeline(OpPassManager &pm,
 
   // The host, as upstream's pipeline lowers it; the kernels are binaries by now, so the
   // module-wide passes below no longer walk their IR.
-  addCommonLoweringPasses(pm, /*host=*/true);
+  addHostLoweringPasses(pm);
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

@@ -60,6 +60,13 @@
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 3x9x40 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c16 --shape 2x16x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
 // RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel tiers_f32_0_strided_axis_c8 --shape 2x7x32 --axis 1 --special | FileCheck %s --check-prefix=VEC
+// Where more than 2 groups of warps share a column, one thread a column slot merges their
+// partials (AxisKernel.cpp, mergesGroupsOnce) and every thread reads the result: 16 groups of
+// a 16-bit plan of 4 lanes x 128 rows (register path, C = 200 and its capacity 256), and the
+// (max, sum) pairs of the online path over 8 groups (C = 1000 in spans of 128), f32.
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel groups_packed_0_strided_axis --shape 1x200x32 --axis 1 --dtype bf16 --special | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel groups_packed_0_strided_axis --shape 1x256x32 --axis 1 --dtype bf16 | FileCheck %s --check-prefix=VEC
+// RUN: %np_python %softmax_src_root/scripts/gpu_func_interp.py %t.mlir --kernel groups_online_0_strided_axis --shape 1x1000x16 --axis 1 --special | FileCheck %s --check-prefix=VEC
 
 // CHECK: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
 // VEC: 0 mismatches of {{[0-9]+}}, max err {{.*}}, padding untouched
@@ -160,4 +167,14 @@ func.func @tiers_negative(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
 func.func @tiers_f32(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 2>, #softmax.strategy<strided_axis, lanes = 8, rows = 4, vector = 4, chunks = 4>, #softmax.strategy<strided_axis, lanes = 8, rows = 8, vector = 4, chunks = 2>]} : tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
+}
+
+func.func @groups_packed(%x: tensor<?x?x?xbf16>) -> tensor<?x?x?xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 128, vector = 8, chunks = 2>]} : tensor<?x?x?xbf16> -> tensor<?x?x?xbf16>
+  return %0 : tensor<?x?x?xbf16>
+}
+
+func.func @groups_online(%x: tensor<1x1000x16xf32>) -> tensor<1x1000x16xf32> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<strided_axis, lanes = 4, rows = 64, vector = 4, chunks = 2>]} : tensor<1x1000x16xf32> -> tensor<1x1000x16xf32>
+  return %0 : tensor<1x1000x16xf32>
 }

@@ -89,7 +89,18 @@ func.func @registers(%x: tensor<16x64x1024xf32>) -> tensor<16x64x1024xf32> {
 // CHECK: gpu.shuffle  xor %{{.+}}, %c8_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
 // CHECK: gpu.shuffle  xor %{{.+}}, %c16_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
 // CHECK-NOT: gpu.shuffle  xor %{{.+}}, %c32_i32{{[_0-9]*}}, %c32_i32
+// More than 2 groups of warps share each column (4 here): one thread a column slot (32 of the
+// block's 128) merges their partials into group 0's slot, and after a second barrier every
+// thread reads its 8 column slots' results (mergesGroupsOnce), 12 loads where each thread
+// merging all four groups' took 32.
 // CHECK: gpu.barrier
+// CHECK: %[[MERGER:.+]] = arith.cmpi ult, %{{.+}}, %c32{{[_0-9]*}} : index
+// CHECK-NEXT: scf.if %[[MERGER]] {
+// CHECK: scf.for %{{.+}} = %c1{{[_0-9]*}} to %c4{{[_0-9]*}} step
+// CHECK: arith.maximumf
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load
 // CHECK: arith.truncf %{{.+}} : vector<8xf32> to vector<8xbf16>
 // CHECK: vector.store {{.*}} vector<8xbf16>
 func.func @axis0_bf16(%x: tensor<512x4096xbf16>) -> tensor<512x4096xbf16> {

@@ -155,6 +155,19 @@ int64_t rowsPerWarp(StrategyAttr plan) {
 }
 int64_t sharedGroups(StrategyAttr plan) { return plan.getRows() / rowsPerWarp(plan); }
 
+/// Whether the groups' partials of each column are merged once, by one thread a column slot,
+/// and the results read by every thread (two barriers), rather than merged by every thread of
+/// the column (one barrier): where that reads fewer than half the partials a thread. Every
+/// thread merging them read `groups * vector` a reduction, as many as the values it holds in
+/// the 16-bit plans of C >= 2048 (4 lanes x 128 rows: 16 groups x 8 column slots), in blocks
+/// alone on their multiprocessor, whose loads nothing overlaps meanwhile.
+bool mergesGroupsOnce(StrategyAttr plan) {
+  int64_t groups = sharedGroups(plan), vector = plan.getVector();
+  int64_t columns = plan.getLanes() * vector, threads = plan.getLanes() * plan.getRows();
+  int64_t once = llvm::divideCeil(columns, threads) * groups + vector;
+  return groups * vector > 2 * once;
+}
+
 /// Whether a kernel holds its loaded values as they came rather than as f32: 16-bit storage,
 /// two values a 32-bit register, converted again at each of their three uses (max, sum,
 /// normalisation; the exp is computed twice). Values held as f32 took twice the registers of
@@ -328,6 +341,14 @@ private:
                                  function_ref<Tuple(const Tuple &, const Tuple &)> merge,
                                  int64_t buffer);
   SmallVector<Value> combineRows(ArrayRef<Value> parts, bool isMax, int64_t buffer);
+  /// The shared-memory slot of a column slot's partial: tuple element `element` (buffer
+  /// `buffer + element`), group `group` of `groups`, column `column` of the block's.
+  Value slotAt(int64_t buffer, int64_t groups, size_t element, Value group, Value column) {
+    int64_t columns = lanes * vector;
+    Value base = mul(add(idx((buffer + static_cast<int64_t>(element)) * groups), group),
+                     idx(columns));
+    return add(base, column);
+  }
   /// Over a cluster: each column's (max, sum) from those of the cluster's blocks (each sum
   /// relative to its block's max), the same in every block; every thread calls it once.
   void combineCluster(SmallVector<Value> &max, SmallVector<Value> &sum);
@@ -574,8 +595,7 @@ AxisEmitter::combineRows(SmallVector<Tuple> parts,
   // Across warps: one slot per column slot, group and tuple element.
   int64_t columns = lanes * vector;
   auto slot = [&](int64_t element, Value group, int64_t v) {
-    Value base = mul(add(idx((buffer + element) * groups), group), idx(columns));
-    return add(base, add(mul(lane, idx(vector)), idx(v)));
+    return slotAt(buffer, groups, element, group, add(mul(lane, idx(vector)), idx(v)));
   };
   Value group = arith::DivUIOp::create(b, loc, row, idx(perWarp));
   Value writer = cmpi(arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, row, idx(perWarp)),
@@ -587,36 +607,70 @@ AxisEmitter::combineRows(SmallVector<Tuple> parts,
                                 ValueRange{slot(element, group, static_cast<int64_t>(v))});
   });
   gpu::BarrierOp::create(b, loc);
-  // Every thread of a column reads its groups' partials: a loop, not unrolled, so that the
-  // partials of all groups are not loaded (and held) at once.
   size_t n = parts.front().size();
-  auto read = [&](Value g) {
-    SmallVector<Value> values;
-    for (int64_t v = 0; v < vector; ++v)
-      for (size_t element = 0; element < n; ++element)
-        values.push_back(memref::LoadOp::create(b, loc, smem,
-                                                ValueRange{slot(element, g, v)}));
-    return values;
-  };
-  SmallVector<Value> first = read(idx(0));
-  auto loop = scf::ForOp::create(b, loc, idx(1), idx(groups), idx(1), first);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> other = read(loop.getInductionVar());
-    SmallVector<Value> merged;
-    for (int64_t v = 0; v < vector; ++v) {
-      Tuple l(loop.getRegionIterArgs().begin() + v * n,
-              loop.getRegionIterArgs().begin() + (v + 1) * n);
-      Tuple r(other.begin() + v * n, other.begin() + (v + 1) * n);
-      llvm::append_range(merged, merge(l, r));
+  // Merges, over the groups, the partials of `slots` column slots, those of slot i at
+  // `column(i)`: a loop, not unrolled, so that the partials of all groups are not loaded (and
+  // held) at once.
+  auto mergeGroups = [&](int64_t slots, function_ref<Value(int64_t)> column) {
+    auto read = [&](Value g) {
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < slots; ++i)
+        for (size_t element = 0; element < n; ++element)
+          values.push_back(memref::LoadOp::create(
+              b, loc, smem, ValueRange{slotAt(buffer, groups, element, g, column(i))}));
+      return values;
+    };
+    auto loop = scf::ForOp::create(b, loc, idx(1), idx(groups), idx(1), read(idx(0)));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> other = read(loop.getInductionVar());
+      SmallVector<Value> merged;
+      for (int64_t i = 0; i < slots; ++i) {
+        Tuple l(loop.getRegionIterArgs().begin() + i * n,
+                loop.getRegionIterArgs().begin() + (i + 1) * n);
+        Tuple r(other.begin() + i * n, other.begin() + (i + 1) * n);
+        llvm::append_range(merged, merge(l, r));
+      }
+      scf::YieldOp::create(b, loc, merged);
     }
-    scf::YieldOp::create(b, loc, merged);
+    SmallVector<Tuple> results;
+    for (int64_t i = 0; i < slots; ++i)
+      results.push_back(Tuple(loop.getResults().begin() + i * n,
+                              loop.getResults().begin() + (i + 1) * n));
+    return results;
+  };
+  if (!mergesGroupsOnce(plan)) {
+    // Every thread of a column merges its groups' partials.
+    return mergeGroups(vector, [&](int64_t v) { return add(mul(lane, idx(vector)), idx(v)); });
   }
   SmallVector<Tuple> results;
-  for (int64_t v = 0; v < vector; ++v)
-    results.push_back(Tuple(loop.getResults().begin() + v * n,
-                            loop.getResults().begin() + (v + 1) * n));
+  // One thread a column slot merges the groups' partials into group 0's slot (only it reads
+  // or writes that column's slots), then every thread reads its column slots' results.
+  Value thread = add(mul(row, idx(lanes)), lane);
+  int64_t threads = lanes * rows;
+  for (int64_t start = 0; start < columns; start += threads) {
+    Value column = add(thread, idx(start));
+    auto body = [&] {
+      for (auto [element, value] :
+           llvm::enumerate(mergeGroups(1, [&](int64_t) { return column; }).front()))
+        memref::StoreOp::create(b, loc, value, smem,
+                                ValueRange{slotAt(buffer, groups, element, idx(0), column)});
+    };
+    if (start + threads <= columns)
+      body();
+    else
+      ifThen(cmpi(arith::CmpIPredicate::ult, column, idx(columns)), body);
+  }
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t v = 0; v < vector; ++v) {
+    Value column = add(mul(lane, idx(vector)), idx(v));
+    Tuple result;
+    for (size_t element = 0; element < n; ++element)
+      result.push_back(memref::LoadOp::create(
+          b, loc, smem, ValueRange{slotAt(buffer, groups, element, idx(0), column)}));
+    results.push_back(result);
+  }
   return results;
 }
 

@@ -5,7 +5,11 @@ fraction of copy, the plan softmax-run printed), then, for each C measured both 
 and the dynamic program side by side. The records under bench/results/*/axis-bench-*.txt are
 written with it.
 
-    scripts/gpu/axis-bench-table.py CASES.tar.xz [--title LINE]...
+    scripts/gpu/axis-bench-table.py CASES.tar.xz [--title LINE]... [--anchors AXIS-ANCHORS.json]
+                                    [--baseline BASELINE-CASES.tar.xz]
+
+--baseline adds, last, each case against the same case of another set of tools run in the same
+device call (run.sh with SOFTMAX_ARCHIVE pointing at the other archive): a before/after.
 """
 import argparse
 import json
@@ -26,21 +30,10 @@ def parse(log):
             float(bench.group(3)), ", ".join(f"[{p}]" for p in plans))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases")
-    parser.add_argument("--title", action="append", default=[],
-                        help="a line for the header (repeat it)")
-    parser.add_argument("--anchors", help="axis-anchors.json of the same call")
-    args = parser.parse_args()
-    anchors = {}
-    if args.anchors:
-        with open(args.anchors) as f:
-            data = json.load(f)
-        for r in data["records"]:
-            anchors[(r["case"], r["system"], r["variant"])] = r
+def load(path):
+    """Each case's parse() of the logs in a run.sh cases.tar.xz."""
     rows = {}
-    with tarfile.open(args.cases) as tar:
+    with tarfile.open(path) as tar:
         for member in tar.getmembers():
             name = member.name.rsplit("/", 1)[-1]
             if not name.endswith(".log"):
@@ -48,6 +41,24 @@ def main():
             parsed = parse(tar.extractfile(member).read().decode(errors="replace"))
             if parsed:
                 rows[name[:-4]] = parsed
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases")
+    parser.add_argument("--title", action="append", default=[],
+                        help="a line for the header (repeat it)")
+    parser.add_argument("--anchors", help="axis-anchors.json of the same call")
+    parser.add_argument("--baseline", help="cases.tar.xz of other tools in the same call")
+    args = parser.parse_args()
+    anchors = {}
+    if args.anchors:
+        with open(args.anchors) as f:
+            data = json.load(f)
+        for r in data["records"]:
+            anchors[(r["case"], r["system"], r["variant"])] = r
+    rows = load(args.cases)
     for line in args.title:
         print(f"# {line}")
     print(f"{'case':<24} {'shape':<22} {'median_us':>9} {'copy_us':>8} {'frac':>6}  plan")
@@ -85,6 +96,16 @@ def main():
             line += (f" {best:>10.3f} {ours / best:>9.3f}" if best else
                      f" {'-':>10} {'-':>9}")
         print(line)
+    if args.baseline:
+        base = load(args.baseline)
+        print()
+        print("against the baseline, fraction of copy")
+        print(f"{'case':<28} {'baseline':>8} {'this':>8} {'change':>8}")
+        for case in sorted(rows):
+            if case in base:
+                b, t = base[case][3], rows[case][3]
+                print(f"{case:<28} {b:>8.3f} {t:>8.3f} {t - b:>+8.3f}")
+
 
 if __name__ == "__main__":
     main()

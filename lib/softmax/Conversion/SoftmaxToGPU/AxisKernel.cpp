@@ -657,8 +657,8 @@ AxisEmitter::combineRows(SmallVector<Tuple> parts,
   for (int64_t start = 0; start < columns; start += threads) {
     Value column = add(thread, idx(start));
     auto body = [&] {
-      for (auto [element, value] :
-           llvm::enumerate(mergeGroups(1, [&](int64_t) { return column; }).front()))
+      SmallVector<Tuple> merged = mergeGroups(1, [&](int64_t) { return column; });
+      for (auto [element, value] : llvm::enumerate(merged.front()))
         memref::StoreOp::create(b, loc, value, smem,
                                 ValueRange{slotAt(buffer, groups, element, idx(0), column)});
     };

@@ -211,15 +211,6 @@ constexpr int64_t kPackedClusterTierRegisters = 112;
 /// (buildAxisKernel).
 constexpr int64_t kDynamicInnerLogRegisters = 120;
 
-/// Whether every size after `op`'s axis is static.
-bool hasStaticInnerSize(FusedOp op) {
-  RankedTensorType type = op.getInput().getType();
-  for (int64_t d = op.getNormalizedAxis() + 1; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      return false;
-  return true;
-}
-
 /// The most threads a block of the scalar kernel has (scalarKernelPlan).
 constexpr int64_t kMaxScalarKernelBlock = 256;
 
@@ -1190,7 +1181,7 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   if (usesLeanAddressing(op, plan, vectorized, tier) && !overCluster && !converted &&
       threads <= 256 &&
       op.getNormalization() == Normalization::log_softmax && op.getPrologue().empty() &&
-      !hasStaticInnerSize(op))
+      !op.getStaticInnerSize())
     registers = std::min<int64_t>(registers, kDynamicInnerLogRegisters);
   func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(static_cast<int32_t>(registers)));
   // LLVM assumes 16-byte aligned shared arrays and merges accesses; the PTX must say so too.

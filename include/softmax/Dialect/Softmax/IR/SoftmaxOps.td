@@ -277,6 +277,9 @@ def Softmax_FusedOp : Softmax_Op<"fused", [Pure]> {
     }
     /// The static row width, or ShapedType::kDynamic.
     int64_t getRowWidth() { return getInput().getType().getDimSize(getNormalizedAxis()); }
+    /// The product of the sizes after the axis (1 for the last axis), or std::nullopt when
+    /// one of them is dynamic.
+    std::optional<int64_t> getStaticInnerSize();
     /// Checks `strategies` against the row width.
     ::mlir::LogicalResult verifyStrategies();
     /// Registers a thread of a register plan holds for side operands read along the row when

@@ -451,6 +451,17 @@ SmallVector<Value> FusedOp::getBiasAndMaskOperands() {
   return operands;
 }
 
+std::optional<int64_t> FusedOp::getStaticInnerSize() {
+  RankedTensorType type = getInput().getType();
+  int64_t inner = 1;
+  for (int64_t d = getNormalizedAxis() + 1; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d))
+      return std::nullopt;
+    inner *= type.getDimSize(d);
+  }
+  return inner;
+}
+
 int64_t FusedOp::getRowSideOperandRegisters(int64_t values) {
   int64_t registers = 0;
   for (Value operand : getBiasAndMaskOperands()) {

@@ -110,7 +110,6 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   bool dynamicAxis = role == AxisPlanRole::General;
   MLIRContext *context = op.getContext();
   RankedTensorType type = op.getInput().getType();
-  int64_t axis = op.getNormalizedAxis();
   int64_t inBytes = type.getElementTypeBitWidth() / 8;
   int64_t elementBytes =
       std::max(type.getElementTypeBitWidth(), op.getResult().getType().getElementTypeBitWidth()) /
@@ -119,16 +118,10 @@ StrategyAttr selectPlanFor(FusedOp op, const TargetInfo &target, int64_t registe
   // At least a 32-byte sector of a C slice a warp; no more lanes than the columns need.
   int64_t minLanes = std::max<int64_t>(1, 32 / (vector * inBytes));
   int64_t laneCap = target.maxThreadsPerBlock;
-  bool staticInner = true;
-  int64_t inner = 1;
-  for (int64_t d = axis + 1; d < type.getRank(); ++d) {
-    if (type.isDynamicDim(d))
-      staticInner = false;
-    else
-      inner *= type.getDimSize(d);
-  }
-  if (staticInner)
-    laneCap = llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(inner, vector)));
+  std::optional<int64_t> inner = op.getStaticInnerSize();
+  bool staticInner = inner.has_value();
+  if (inner)
+    laneCap = llvm::PowerOf2Ceil(std::max<int64_t>(1, llvm::divideCeil(*inner, vector)));
   minLanes = std::min(minLanes, laneCap);
   c = std::max<int64_t>(c, 1);
 
@@ -325,9 +318,7 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // a packed one compares each).
   bool halfSteps = true;
   RankedTensorType type = op.getInput().getType();
-  bool staticInner = true;
-  for (int64_t d = op.getNormalizedAxis() + 1; d < type.getRank(); ++d)
-    staticInner = staticInner && !type.isDynamicDim(d);
+  bool staticInner = op.getStaticInnerSize().has_value();
   // Past the tiers that hold the column whatever the sign of a scalar factor, those for
   // positive ones (packed values, -inf past C as loaded: FusedOp::mayHoldPackedAxisValues),
   // which the host code launches only where each factor is (lowerStridedAxis); other C take

@@ -58,6 +58,12 @@ fixed=()
   -print_final_stats=1 "$@" "$work/corpus" "$work/seeds"
 status=$?
 set -e
+# 72: libFuzzer's exit status when interrupted (SIGINT, to end a long run early); its final
+# stats are printed, and what it found before is in $findings like any other finding.
+if [ "$status" -eq 72 ] && [ -z "$(ls "$findings" | grep -v '^slow-unit-')" ]; then
+  echo "fuzz: interrupted, no finding ($(( $(date +%s) - start )) s in all)"
+  exit 0
+fi
 if [ "$status" -ne 0 ]; then
   echo "fuzz: FINDING (libFuzzer exited $status)"
   ours=0

@@ -1177,13 +1177,13 @@ gpu::GPUFuncOp buildAxisKernel(OpBuilder &builder, gpu::GPUModuleOp module, Stri
   if (packed && tier && overCluster && threads >= 256)
     registers = std::min<int64_t>(registers, kPackedClusterTierRegisters);
   // Blocks of fewer than 256 threads holding packed values over a cluster take 136 (in the
-  // examples and test/Pipelines only hand-written plans have them): ptxas's spills there are not monotone in the budget, and 136
-  // is the one budget probed that none spilled at: 2 lanes x 64 rows x 16 chunks of 8, f16 to
-  // bf16 over 2 blocks, 4 bytes at 128, none at 104-120 or 136 (generator seed 1551 of the
-  // strided_axis family); 2 lanes x 16 rows x 16 after a scale by a scalar over 4 blocks, 24
-  // and 12 bytes at 112 and 120, none at 128 and 136, 12 at 144 (seed 1805); seed 81's tier
-  // above none at 120-255; the 61 such programs of seeds 1-2400 none (2026-12-07). It costs a
-  // block of 128 threads one of its four blocks a multiprocessor.
+  // examples and test/Pipelines only hand-written plans have them): ptxas's spills there are
+  // not monotone in the budget, and 136 is the one budget probed that none spilled at: 2 lanes
+  // x 64 rows x 16 chunks of 8, f16 to bf16 over 2 blocks, 4 bytes at 128, none at 104-120 or
+  // 136 (generator seed 1551 of the strided_axis family); 2 lanes x 16 rows x 16 after a scale
+  // by a scalar over 4 blocks, 24 and 12 bytes at 112 and 120, none at 128 and 136, 12 at 144
+  // (seed 1805); seed 81's tier above none at 120-255; the 61 such programs of seeds 1-2400
+  // none (2026-12-07). It costs a block of 128 threads one of its four blocks a multiprocessor.
   if (packed && overCluster && threads < 256)
     registers = std::min<int64_t>(kPackedSmallBlockClusterRegisters, limit);
   // An f32 log_softmax over a dynamic inner size, with no prologue, in blocks of 256 takes 120

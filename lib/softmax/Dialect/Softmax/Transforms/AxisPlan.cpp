@@ -317,7 +317,6 @@ SmallVector<StrategyAttr> mlir::softmax::selectStridedAxisPlans(FusedOp op,
   // C runs with more than a third of its chunks past it (a lean f32 tier loads those again,
   // a packed one compares each).
   bool halfSteps = true;
-  RankedTensorType type = op.getInput().getType();
   bool staticInner = op.getStaticInnerSize().has_value();
   // Past the tiers that hold the column whatever the sign of a scalar factor, those for
   // positive ones (packed values, -inf past C as loaded: FusedOp::mayHoldPackedAxisValues),

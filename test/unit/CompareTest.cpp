@@ -62,6 +62,36 @@ TEST(CompareTest, EachElementMayMatchADifferentAlternative) {
   EXPECT_EQ(both.acceptedByAlternative, 2);
 }
 
+TEST(CompareTest, LargeLogitsWidenTheToleranceByTheirConditioning) {
+  // Seed 5116 in miniature: logits of magnitude ~900 (a scale by 0.088388 then 10000) computed
+  // in f32 move the probabilities by a few 1e-4 relative, far past f32's 2e-6; with the logits'
+  // magnitudes (EvaluateOptions::logitScale) the tolerance covers what f32 allows, and no more.
+  std::vector<double> reference = {0.3, 0.7};
+  std::vector<float> kernel = {float(0.3 * (1 + 2e-4)), float(0.7 * (1 - 2e-4 * 3 / 7))};
+  std::vector<double> large = {1800, 1795}, small = {20, 18};
+  auto compare = [&](const std::vector<float> &got, const double *scale, OutputKind kind) {
+    return compareOutput(ElementKind::F32, {1, 2}, got.data(), 0, reference.data(), kind, 8,
+                         true, -1, {}, scale);
+  };
+  EXPECT_EQ(compare(kernel, nullptr, OutputKind::Probabilities).mismatches, 2);
+  CompareResult conditioned = compare(kernel, large.data(), OutputKind::Probabilities);
+  EXPECT_EQ(conditioned.mismatches, 0);
+  EXPECT_EQ(conditioned.acceptedByLogitConditioning, 2);
+  // Logits of ordinary size allow 2e-5 relative, not 2e-4.
+  EXPECT_EQ(compare(kernel, small.data(), OutputKind::Probabilities).mismatches, 2);
+  // Past the conditioning of large logits (1.7e-3 relative at 1800): a mismatch still.
+  std::vector<float> wrong = {float(0.3 * (1 + 6e-3)), float(0.7 * (1 - 6e-3 * 3 / 7))};
+  EXPECT_EQ(compare(wrong, large.data(), OutputKind::Probabilities).mismatches, 2);
+  // Log-probabilities: the same share, absolute (1.7e-3 at 1800, 1.9e-5 at 20).
+  reference = {-1.0, -0.5};
+  std::vector<float> logs = {float(-1.0 + 1e-3), float(-0.5 - 1e-3)};
+  EXPECT_EQ(compare(logs, nullptr, OutputKind::LogProbabilities).mismatches, 2);
+  EXPECT_EQ(compare(logs, large.data(), OutputKind::LogProbabilities).mismatches, 0);
+  EXPECT_EQ(compare(logs, small.data(), OutputKind::LogProbabilities).mismatches, 2);
+  // Element-wise values have no logits: the scale does not apply.
+  EXPECT_EQ(compare(logs, large.data(), OutputKind::Values).mismatches, 2);
+}
+
 TEST(CompareTest, AColumnSoftmaxIsJudgedOnItsColumnsScale) {
   // A softmax over axis 0 of [3, 2]: each column is a distribution; a memory row holds one
   // element of each. Row 0's small probabilities (3e-5, off by 5e-6 relative, as an f32 sum of

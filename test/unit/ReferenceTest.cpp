@@ -908,4 +908,34 @@ func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
     EXPECT_GT((*nearest)[0].tensor.data[1] - (*flipped)[0].tensor.data[1], 5e-4) << source;
   }
 }
+TEST_F(ReferenceTest, LogitScaleGivesEachElementItsMagnitudePlusTheSlices) {
+  // |z_i| + M: M the largest |z_j| among the finite logits within 104 of the slice's maximum
+  // (a fill of -1e9 does not count, a masked -inf gives 0), over the last axis and another, and
+  // through casts that would overflow f16 (nothing rounds).
+  const char *source = R"mlir(
+func.func @f(%x: tensor<2x4xf32>) -> (tensor<2x4xf16>, tensor<2x4xf32>) {
+  %s = softmax.scale %x by 1.000000e+01 : tensor<2x4xf32>
+  %p = softmax.softmax %s : tensor<2x4xf32>
+  %h = softmax.cast %p : tensor<2x4xf32> to tensor<2x4xf16>
+  %q = softmax.fused log_softmax %x axis = 0 prologue [#softmax.scale<1.000000e+01>] : tensor<2x4xf32> -> tensor<2x4xf32>
+  return %h, %q : tensor<2x4xf16>, tensor<2x4xf32>
+}
+)mlir";
+  func::FuncOp fn = parse(source);
+  ASSERT_TRUE(fn);
+  double ninf = -std::numeric_limits<double>::infinity();
+  std::vector<HostValue> args = {
+      tensorOf({2, 4}, {10000.0, -0.3, -1e8, ninf, ninf, ninf, ninf, ninf})};
+  std::string error;
+  EvaluateOptions options;
+  options.logitScale = true;
+  FailureOr<std::vector<HostValue>> scales = evaluate(fn, args, error, options);
+  ASSERT_TRUE(succeeded(scales)) << error;
+  // Rows: logits [1e5, -3, -1e9, -inf] -> M = 1e5; a fully masked row -> 0.
+  EXPECT_EQ((*scales)[0].tensor.data,
+            (std::vector<double>{2e5, 1e5 + 3, 1e9 + 1e5, 0, 0, 0, 0, 0}));
+  // Columns (axis 0): [1e5, -inf] -> 2e5 and 0; [-3, -inf] -> 6; [-1e9, -inf] -> 2e9; [-inf,
+  // -inf] -> 0.
+  EXPECT_EQ((*scales)[1].tensor.data, (std::vector<double>{2e5, 6, 2e9, 0, 0, 0, 0, 0}));
+}
 } // namespace

@@ -77,7 +77,20 @@ struct EvaluateOptions {
   /// combine), a few f32 ulps from the double, so at a near tie either neighbour is what the
   /// dialect's precision rule allows (docs/reference.md): the runner's third admissible result.
   bool flipNearTies = false;
+  /// Instead of normalizing, each softmax and log_softmax (and softmax.fused) writes in every
+  /// element of a slice `|z_i| + M`: z its logit, M the largest |z_j| of the slice over the
+  /// logits that are finite and not negligible (z_j >= max - kNegligibleLogitGap, whose exp
+  /// f32 cannot hold). Nothing rounds (no cast, round step, f32 intermediate or store), so the
+  /// magnitudes stay whole. Elements of slices without a finite maximum (fully masked, +inf)
+  /// and non-finite logits get 0. The runner scales its tolerance by this: an f32 logit is
+  /// off its exact value by a few ulps of its magnitude, which moves the probability relative
+  /// to it by as many ulps of these (docs/reference.md, "The conditioning of large logits").
+  bool logitScale = false;
 };
+
+/// Logits this far below their slice's maximum have an exp below f32's smallest subnormal
+/// (e^-104 < 2^-149): they do not move the other probabilities, whatever their error.
+constexpr double kNegligibleLogitGap = 104.0;
 
 /// The half-width of a near tie, relative to the value: 8 f32 ulps (2^-21). Wider than the f32
 /// error of a few prologue steps, far narrower than half a 16-bit ulp (2^-9 for bf16, 2^-12 for

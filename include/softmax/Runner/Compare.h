@@ -62,6 +62,9 @@ struct CompareResult {
   /// Elements outside the tolerance of the reference but within it of an alternative (the f32
   /// evaluation, near ties rounded the other way: see compareOutput): counted, not mismatches.
   int64_t acceptedByAlternative = 0;
+  /// Elements outside those tolerances but within them once the conditioning of large logits
+  /// is added (compareOutput's `logitScale`): counted, not mismatches.
+  int64_t acceptedByLogitConditioning = 0;
   Tolerance tolerance;
   std::vector<Mismatch> first; ///< the first few problems, in memory order
 
@@ -77,12 +80,27 @@ struct CompareResult {
 /// further admissible results, laid out as `reference` (the reference evaluated with f32
 /// intermediates, as the kernels compute, or with near ties of its 16-bit roundings rounded the
 /// other way: docs/reference.md): an element outside the tolerance of `reference` but within it
-/// of one of them passes, and is counted in acceptedByAlternative.
+/// of one of them passes, and is counted in acceptedByAlternative. `logitScale` (laid out as
+/// `reference`; probabilities and log-probabilities only) is the reference evaluated with
+/// EvaluateOptions::logitScale: an element still outside passes when within the tolerance
+/// widened by kLogitConditioning * logitScale (relative for probabilities, absolute for
+/// log-probabilities) of the reference or an alternative, counted in
+/// acceptedByLogitConditioning.
 CompareResult compareOutput(ElementKind element, const std::vector<int64_t> &shape,
                             const void *data, int64_t rowStride, const double *reference,
                             OutputKind kind, int maxReported = 8,
                             bool rowsAreDistributions = true, int64_t axis = -1,
-                            llvm::ArrayRef<const double *> alternatives = {});
+                            llvm::ArrayRef<const double *> alternatives = {},
+                            const double *logitScale = nullptr);
+
+/// How far f32 arithmetic may move a probability (relative) or a log-probability (absolute),
+/// per unit of the logits' magnitude (EvaluateOptions::logitScale): a logit computed in f32 by a
+/// few prologue steps (each rounding; softmax-fuse's combined constants rounding too), less its
+/// maximum and times log2(e), is off its exact value by up to about 8 f32 ulps of the slice's
+/// magnitude, and p_i moves by exp(d_i - sum_j p_j d_j), up to twice that: 2 * 8 * 2^-24.
+/// Negligible for the logits of most programs (|z| of 10: 1e-5 relative); what a scale by
+/// 10000 makes of them (|z| of 900: 9e-4) is what f32 allows (docs/reference.md).
+constexpr double kLogitConditioning = 0x1p-20;
 
 /// "[3, 17] got 0.125 want 0.12500001" (or "unwritten" / "padding overwritten").
 std::string describeMismatch(const Mismatch &mismatch);

@@ -313,6 +313,36 @@ void normalize(HostTensor &t, int64_t axis, bool logSoftmax, MaskedRows policy) 
   }
 }
 
+/// EvaluateOptions::logitScale's stand-in for normalize(): each element of a slice along
+/// `axis` becomes |z_i| + M (M the largest |z_j| of the slice's finite logits within
+/// kNegligibleLogitGap of its maximum; 0 for non-finite logits and slices without a finite
+/// maximum), in place.
+void logitScales(HostTensor &t, int64_t axis) {
+  int64_t outer = 1, inner = 1, n = t.shape[axis];
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= t.shape[d];
+  for (int64_t d = axis + 1; d < t.getRank(); ++d)
+    inner *= t.shape[d];
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t c = 0; c < inner; ++c) {
+      double *x = t.data.data() + o * n * inner + c;
+      double m = kNegInf;
+      for (int64_t j = 0; j < n; ++j)
+        m = x[j * inner] > m ? x[j * inner] : m;
+      double largest = 0;
+      bool finiteMax = std::isfinite(m);
+      if (finiteMax)
+        for (int64_t j = 0; j < n; ++j)
+          if (std::isfinite(x[j * inner]) && x[j * inner] >= m - kNegligibleLogitGap)
+            largest = std::max(largest, std::fabs(x[j * inner]));
+      for (int64_t j = 0; j < n; ++j) {
+        double &v = x[j * inner];
+        v = finiteMax && std::isfinite(v) ? std::fabs(v) + largest : 0.0;
+      }
+    }
+  }
+}
+
 void scaleAll(HostTensor &t, double factor) {
   for (double &v : t.data)
     v *= factor;
@@ -455,6 +485,8 @@ private:
   /// An intermediate rounding (softmax.cast, a #softmax.round step) to `format`: near ties
   /// rounded the other way with EvaluateOptions::flipNearTies.
   void roundIntermediate(HostTensor &t, FloatFormat format) const {
+    if (options.logitScale)
+      return;
     if (!options.flipNearTies) {
       roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), format);
       return;
@@ -463,9 +495,17 @@ private:
       value = roundFlippingNearTie(value, format);
   }
 
+  /// normalize(), or logitScales() with EvaluateOptions::logitScale.
+  void normalizeOrScale(HostTensor &t, int64_t axis, bool logSoftmax, MaskedRows policy) const {
+    if (options.logitScale)
+      logitScales(t, axis);
+    else
+      normalize(t, axis, logSoftmax, policy);
+  }
+
   /// After a prologue step: rounds to f32 with EvaluateOptions::f32Intermediates.
   void stepDone(HostTensor &t) const {
-    if (options.f32Intermediates)
+    if (options.f32Intermediates && !options.logitScale)
       roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), FloatFormat::F32);
   }
 
@@ -653,10 +693,10 @@ LogicalResult Evaluator::evaluateFused(FusedOp op, HostTensor &t) {
   // 3. The normalization.
   switch (op.getNormalization()) {
   case Normalization::softmax:
-    normalize(t, axis, /*logSoftmax=*/false, op.getMaskedRows());
+    normalizeOrScale(t, axis, /*logSoftmax=*/false, op.getMaskedRows());
     break;
   case Normalization::log_softmax:
-    normalize(t, axis, /*logSoftmax=*/true, op.getMaskedRows());
+    normalizeOrScale(t, axis, /*logSoftmax=*/true, op.getMaskedRows());
     break;
   case Normalization::none:
     break;
@@ -665,7 +705,8 @@ LogicalResult Evaluator::evaluateFused(FusedOp op, HostTensor &t) {
   std::optional<FloatFormat> format = getFloatFormat(op.getType().getElementType());
   if (!format)
     return fail(op, "unsupported result element type");
-  roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), *format);
+  if (!options.logitScale)
+    roundAllTo(t.data.data(), static_cast<int64_t>(t.data.size()), *format);
   return success();
 }
 
@@ -693,13 +734,13 @@ LogicalResult Evaluator::evaluateOp(Operation *op) {
 
   if (auto s = dyn_cast<SoftmaxOp>(op)) {
     HostTensor t = takeTensor(s.getInput());
-    normalize(t, s.getNormalizedAxis(), /*logSoftmax=*/false, s.getMaskedRows());
+    normalizeOrScale(t, s.getNormalizedAxis(), /*logSoftmax=*/false, s.getMaskedRows());
     return finish(s.getResult(), std::move(t));
   }
 
   if (auto s = dyn_cast<LogSoftmaxOp>(op)) {
     HostTensor t = takeTensor(s.getInput());
-    normalize(t, s.getNormalizedAxis(), /*logSoftmax=*/true, s.getMaskedRows());
+    normalizeOrScale(t, s.getNormalizedAxis(), /*logSoftmax=*/true, s.getMaskedRows());
     return finish(s.getResult(), std::move(t));
   }
 

@@ -113,7 +113,8 @@ CompareResult softmax::runner::compareOutput(ElementKind element, const std::vec
                                              const double *reference, OutputKind kind,
                                              int maxReported, bool rowsAreDistributions,
                                              int64_t axis,
-                                             llvm::ArrayRef<const double *> alternatives) {
+                                             llvm::ArrayRef<const double *> alternatives,
+                                             const double *logitScale) {
   CompareResult total;
   total.tolerance = getTolerance(element, kind);
   int64_t width = shape.empty() ? 1 : shape.back();
@@ -210,12 +211,16 @@ CompareResult softmax::runner::compareOutput(ElementKind element, const std::vec
           rowScale = scaleOf(sliceScale[slice]);
           atol = tol.atolFloor + tol.atolRow * rowScale;
         }
-        auto within = [&](double expected) {
+        // `conditioning`: the logits' share of the tolerance (logitScale), relative for
+        // probabilities, absolute for log-probabilities.
+        auto within = [&](double expected, double conditioning = 0) {
           if (std::isnan(expected) || std::isnan(out))
             return std::isnan(expected) && std::isnan(out);
           if (std::isinf(expected) || std::isinf(out))
             return out == expected;
-          return std::fabs(out - expected) <= atol + tol.rtol * std::fabs(expected);
+          double relative = tol.rtol, absolute = atol;
+          (kind == OutputKind::Probabilities ? relative : absolute) += conditioning;
+          return std::fabs(out - expected) <= absolute + relative * std::fabs(expected);
         };
         bool ok = within(ref);
         if (std::isnan(ref) || std::isnan(out)) {
@@ -233,6 +238,16 @@ CompareResult softmax::runner::compareOutput(ElementKind element, const std::vec
             })) {
           ++part.acceptedByAlternative;
           ok = true;
+        }
+        if (!ok && want && logitScale && kind != OutputKind::Values) {
+          double conditioning = kLogitConditioning * logitScale[row * width + j];
+          if (within(ref, conditioning) ||
+              llvm::any_of(alternatives, [&](const double *alternative) {
+                return alternative && within(alternative[row * width + j], conditioning);
+              })) {
+            ++part.acceptedByLogitConditioning;
+            ok = true;
+          }
         }
         if (!ok) {
           ++part.mismatches;
@@ -257,6 +272,7 @@ CompareResult softmax::runner::compareOutput(ElementKind element, const std::vec
     total.rowSumError = std::max(total.rowSumError, part.rowSumError);
     total.rowsSummed += part.rowsSummed;
     total.acceptedByAlternative += part.acceptedByAlternative;
+    total.acceptedByLogitConditioning += part.acceptedByLogitConditioning;
     for (Mismatch &mismatch : part.first)
       if (static_cast<int>(total.first.size()) < maxReported)
         total.first.push_back(std::move(mismatch));

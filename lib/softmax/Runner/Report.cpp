@@ -128,6 +128,7 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
           json.attribute("elements", c.elements);
           json.attribute("mismatches", c.mismatches);
           json.attribute("accepted_by_alternative", c.acceptedByAlternative);
+          json.attribute("accepted_by_logit_conditioning", c.acceptedByLogitConditioning);
           json.attribute("unwritten", c.unwritten);
           json.attribute("padding_touched", c.paddingTouched);
           json.attribute("max_abs_error", c.maxAbsError);
@@ -268,6 +269,9 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
     if (c.acceptedByAlternative > 0)
       os << ", " << c.acceptedByAlternative
          << " element(s) off the float64 reference but within tolerance of an admissible alternative";
+    if (c.acceptedByLogitConditioning > 0)
+      os << ", " << c.acceptedByLogitConditioning
+         << " element(s) within the f32 conditioning of their large logits";
     if (report.rowStride > 0)
       os << ", padding touched " << c.paddingTouched;
     os << "\n";

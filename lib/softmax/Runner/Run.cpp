@@ -408,19 +408,21 @@ void prepareProperties(const Session &session, const Signature &signature,
 
 /// How the reference evaluates a program: the float64 reference itself, or one of its
 /// admissible alternatives (docs/reference.md).
-enum class Evaluation { Float64, F32Intermediates, NearTiesFlipped };
+enum class Evaluation { Float64, F32Intermediates, NearTiesFlipped, LogitScale };
 using EvaluateFn =
     llvm::function_ref<bool(std::vector<std::vector<double>>, Evaluation,
                             std::vector<mlir::softmax::reference::HostValue> &)>;
 
 /// The admissible results besides the float64 reference, for a program with prologue steps: the
 /// program evaluated with f32 intermediates, and with the near ties of its 16-bit roundings
-/// rounded the other way. Evaluated when an element first misses the reference, at most once.
+/// rounded the other way; and the magnitudes of its logits (EvaluateOptions::logitScale), which
+/// widen the tolerance by their f32 conditioning. Evaluated when an element first misses the
+/// reference, at most once.
 struct Alternatives {
   /// The inputs, kept for the evaluations (empty when the program has no prologue step, and
   /// once they have run).
   std::vector<std::vector<double>> inputs;
-  std::vector<mlir::softmax::reference::HostValue> f32, nearTiesFlipped;
+  std::vector<mlir::softmax::reference::HostValue> f32, nearTiesFlipped, logitScale;
 
   /// Evaluates those not yet evaluated; false when the reference fails.
   bool evaluate(EvaluateFn evaluateReference) {
@@ -428,10 +430,17 @@ struct Alternatives {
       return true;
     if (f32.empty() && !evaluateReference(inputs, Evaluation::F32Intermediates, f32))
       return false;
-    bool ok = !nearTiesFlipped.empty() ||
-              evaluateReference(std::move(inputs), Evaluation::NearTiesFlipped, nearTiesFlipped);
+    if (nearTiesFlipped.empty() &&
+        !evaluateReference(inputs, Evaluation::NearTiesFlipped, nearTiesFlipped))
+      return false;
+    bool ok = !logitScale.empty() ||
+              evaluateReference(std::move(inputs), Evaluation::LogitScale, logitScale);
     inputs.clear();
     return ok;
+  }
+  /// Output `o`'s logit magnitudes, or null before they are evaluated.
+  const double *logitScaleOf(size_t o) const {
+    return logitScale.empty() ? nullptr : logitScale[o].tensor.data.data();
   }
   /// Output `o` of each alternative evaluated so far.
   llvm::SmallVector<const double *, 2> of(size_t o) const {
@@ -538,7 +547,8 @@ llvm::Error checkProperties(
                            tensor.stride, referenceResults[o].tensor.data.data(),
                            signature.outputKinds[o], opts.maxReported,
                            signature.outputsOverLastAxis[o],
-                           signature.outputAxes[o], alternatives.of(o));
+                           signature.outputAxes[o], alternatives.of(o),
+                           alternatives.logitScaleOf(o));
     };
     CompareResult result = compare();
     if (!result.passed() && !alternatives.inputs.empty() &&
@@ -717,13 +727,15 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
     EvaluateOptions options;
     options.f32Intermediates = evaluation == Evaluation::F32Intermediates;
     options.flipNearTies = evaluation == Evaluation::NearTiesFlipped;
+    options.logitScale = evaluation == Evaluation::LogitScale;
     FailureOr<std::vector<HostValue>> results =
         evaluateConsuming(referenceFn, std::move(args), referenceError, options);
     if (failed(results)) {
       report.errors.push_back("the reference cannot evaluate the program: " + referenceError);
       return false;
     }
-    roundResultsToStorage(referenceFn, *results);
+    if (!options.logitScale) // magnitudes, not values of the result types
+      roundResultsToStorage(referenceFn, *results);
     out = std::move(*results);
     return true;
   };
@@ -774,8 +786,8 @@ int runCase(Session &session, const Signature &signature, RunReport &report) {
       output.compare = compareOutput(tensor.spec.element, tensor.spec.shape,
                                      outputImages[o].data(), tensor.stride, reference, output.kind,
                                      opts.maxReported, signature.outputsOverLastAxis[o],
-                           signature.outputAxes[o],
-                                     alternatives.of(o));
+                                     signature.outputAxes[o], alternatives.of(o),
+                                     alternatives.logitScaleOf(o));
     }
     for (const Mismatch &mismatch : output.compare.first)
       llvm::outs() << "mismatch: " << output.name << describeMismatch(mismatch) << "\n";

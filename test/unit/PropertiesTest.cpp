@@ -6,6 +6,7 @@
 
 #include "softmax/Registration.h"
 #include "softmax/Runner/Properties.h"
+#include "softmax/Runner/Compare.h"
 #include "softmax/Runner/Storage.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -84,6 +85,51 @@ TEST(PropertiesTest, MonotoneAllowsASubnormalFlushedToZero) {
   // Above it the same inversion is a violation.
   out = {2.75506488e-30, 0.0};
   EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::BF16, first), 1);
+}
+
+TEST(PropertiesTest, MonotoneAllowsTheConditioningOfLargeLogits) {
+  // Seed 7160 of the generator (an H100): x scaled by 10 over 60000 f32 columns; two logits
+  // 1.2e-7 apart (1.2e-6 after the scale) came out 2.4e-6 relative the wrong way round, past
+  // 16 f32 ulps: their exp2 arguments ((z - max) * log2(e), ~ -70) carry f32 errors of that size.
+  // Their magnitudes (|z| + M, M the row's largest ~45) allow 5e-5.
+  std::vector<double> logits = {-0.644275844, -0.644275725};
+  std::vector<double> out = {2.63427793e-22, 2.63427162e-22};
+  std::vector<double> scale = {51.4, 51.4};
+  std::string first;
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first), 1);
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first,
+                                    scale.data()),
+            0);
+  // Logits of ordinary size (|z| + M of 3) allow 6e-6 only: 1e-4 the wrong way is a violation.
+  out = {2.63427793e-22 * (1 + 1e-4), 2.63427793e-22};
+  scale = {3, 3};
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first,
+                                    scale.data()),
+            1);
+  // Log-probabilities: the allowance is absolute (1e-4 from the ulps at -50, 1e-4 more from
+  // the logits).
+  out = {-50.0 + 1.5e-4, -50.0};
+  scale = {51.4, 51.4};
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first), 1);
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first,
+                                    scale.data(), /*logarithms=*/true),
+            0);
+  out = {-50.0 + 1e-3, -50.0};
+  EXPECT_EQ(countMonotoneViolations(logits.data(), out.data(), 1, 2, ElementKind::F32, first,
+                                    scale.data(), /*logarithms=*/true),
+            1);
+}
+
+TEST(PropertiesTest, RowSumConditioningWeighsEachOutputsLogitScale) {
+  // kLogitConditioning * sum_j p_j * scale_j: a fill far below the row's maximum (scale 1e9)
+  // holds p = 0 and adds nothing.
+  std::vector<double> out = {0.25, 0.75, 0.0};
+  std::vector<double> scale = {2000, 1000, 1e9};
+  EXPECT_DOUBLE_EQ(rowSumConditioning(out.data(), scale.data(), 3, false),
+                   kLogitConditioning * (0.25 * 2000 + 0.75 * 1000));
+  std::vector<double> logs = {std::log(0.25), std::log(0.75), -1e9};
+  EXPECT_NEAR(rowSumConditioning(logs.data(), scale.data(), 3, true),
+              kLogitConditioning * 1250, 1e-12);
 }
 
 TEST(PropertiesTest, MonotoneSkipsRowsWithNaN) {

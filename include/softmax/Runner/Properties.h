@@ -105,9 +105,18 @@ double rowSumBound(ElementKind element, int64_t width, bool logarithms = false);
 /// Counts the pairs of one row that break the monotone property over `rows` rows of `width`:
 /// logits[i] < logits[j] but out[i] > out[j] beyond one ulp of `element` (NaN and masked rows
 /// skipped). `firstViolation` describes the first ("row 3: logit 0.5 -> 0.25, logit 0.75 ->
-/// 0.125").
+/// 0.125"). With `logitScale` (EvaluateOptions::logitScale of the program, laid out as `out`)
+/// each pair may also differ by kLogitConditioning times the sum of the two elements' scales,
+/// relative to the outputs (absolute for `logarithms`): their f32 logits' errors.
 int64_t countMonotoneViolations(const double *logits, const double *out, int64_t rows,
-                                int64_t width, ElementKind element, std::string &firstViolation);
+                                int64_t width, ElementKind element, std::string &firstViolation,
+                                const double *logitScale = nullptr, bool logarithms = false);
+
+/// What the f32 conditioning of a row's logits adds to rowSumBound: kLogitConditioning times
+/// sum_j p_j * logitScale[j] (p_j = out[j], or e^out[j] for `logarithms`), each output's share
+/// of its logit's error.
+double rowSumConditioning(const double *out, const double *logitScale, int64_t width,
+                          bool logarithms);
 
 } // namespace softmax::runner
 

@@ -48,6 +48,9 @@ struct PropertyReport {
   double measured = -1;   ///< row-sum: the largest |sum - 1|; -1 elsewhere
   double bound = -1;      ///< row-sum: what it may be
   std::string first;      ///< the first violation
+  /// Rows (row-sum) or pairs (monotone) within the bound only once the f32 conditioning of
+  /// their large logits is added (docs/reference.md): not violations.
+  int64_t withinLogitConditioning = 0;
 };
 
 struct RunReport {

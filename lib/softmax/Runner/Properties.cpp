@@ -1,6 +1,7 @@
 //===- Properties.cpp - Properties every softmax result must have ----------===//
 
 #include "softmax/Runner/Properties.h"
+#include "softmax/Runner/Compare.h"
 
 #include "softmax/Dialect/Softmax/IR/Softmax.h"
 
@@ -336,7 +337,8 @@ double ::softmax::runner::rowSumBound(ElementKind element, int64_t width, bool l
 
 int64_t ::softmax::runner::countMonotoneViolations(const double *logits, const double *out,
                                                  int64_t rows, int64_t width, ElementKind element,
-                                                 std::string &firstViolation) {
+                                                 std::string &firstViolation,
+                                                 const double *logitScale, bool logarithms) {
   // Relative: one ulp of the output type, as a rounding to it can split two neighbours by one
   // ulp, plus 16 f32 ulps (2^-19), twice what each of the two outputs may carry from the f32
   // arithmetic: exp2.approx (2 ulps, and not monotone to the last bit), the rescale of a block's
@@ -358,6 +360,7 @@ int64_t ::softmax::runner::countMonotoneViolations(const double *logits, const d
   for (int64_t r = 0; r < rows; ++r) {
     const double *x = logits + r * width;
     const double *y = out + r * width;
+    const double *scale = logitScale ? logitScale + r * width : nullptr;
     bool skip = false;
     for (int64_t i = 0; i < width && !skip; ++i)
       skip = std::isnan(x[i]) || std::isnan(y[i]);
@@ -380,7 +383,13 @@ int64_t ::softmax::runner::countMonotoneViolations(const double *logits, const d
         groupMax = -std::numeric_limits<double>::infinity();
         groupIndex = -1;
       }
-      if (largestIndex >= 0 && largestBelow > y[i] + ulp * std::fabs(y[i]) + flushed) {
+      double conditioning =
+          scale && largestIndex >= 0
+              ? kLogitConditioning * (scale[i] + scale[largestIndex]) *
+                    (logarithms ? 1.0 : std::fabs(y[i]))
+              : 0.0;
+      if (largestIndex >= 0 &&
+          largestBelow > y[i] + ulp * std::fabs(y[i]) + flushed + conditioning) {
         if (violations++ == 0) {
           char text[256];
           std::snprintf(text, sizeof(text),
@@ -399,4 +408,15 @@ int64_t ::softmax::runner::countMonotoneViolations(const double *logits, const d
     }
   }
   return violations;
+}
+
+double ::softmax::runner::rowSumConditioning(const double *out, const double *logitScale,
+                                           int64_t width, bool logarithms) {
+  double weighted = 0;
+  for (int64_t j = 0; j < width; ++j) {
+    double p = logarithms ? std::exp(out[j]) : out[j];
+    if (std::isfinite(p) && std::isfinite(logitScale[j]))
+      weighted += std::fabs(p) * logitScale[j];
+  }
+  return kLogitConditioning * weighted;
 }

@@ -153,6 +153,7 @@ void writeReportObject(llvm::json::OStream &json, const RunReport &report) {
           json.attribute("violations", property.violations);
           numberOrNull(json, "measured", property.measured);
           numberOrNull(json, "bound", property.bound);
+          json.attribute("within_logit_conditioning", property.withinLogitConditioning);
           json.attribute("first_violation", property.first);
         });
     });
@@ -288,6 +289,9 @@ void softmax::runner::printSummary(const RunReport &report, llvm::raw_ostream &o
     if (property.bound >= 0)
       os << llvm::format(" (largest |sum - 1| %.3g, bound %.3g)", property.measured,
                          property.bound);
+    if (property.withinLogitConditioning)
+      os << ", " << property.withinLogitConditioning
+         << " within the f32 conditioning of their large logits";
     if (property.violations)
       os << ", " << property.violations << " violation(s), first: " << property.first;
     os << "\n";

@@ -486,22 +486,36 @@ llvm::Error checkProperties(
       property.applied = property.reason.empty();
       if (property.applied) {
         property.bound = rowSumBound(tensor.spec.element, width, logarithms);
-        property.measured = 0;
-        for (int64_t r = 0; r < rows; ++r) {
-          decodeRow(r);
-          // Log-probabilities: log_softmax = log(softmax), so their exponentials sum to 1.
-          double sum = 0;
-          for (double value : row)
-            sum += logarithms ? std::exp(value) : value;
-          // A fully masked row holds zeros (or NaN, by its policy): not a distribution. Any
-          // other row holds at least 1 / width at its maximum.
-          if (std::isnan(sum) || sum == 0)
-            continue;
-          double error = std::fabs(sum - 1);
-          property.measured = std::max(property.measured, error);
-          if (error > property.bound && property.violations++ == 0)
-            property.first = describeRow(r, sum);
-        }
+        // `scale`: the logits' magnitudes, for rows past the bound (Alternatives).
+        auto measure = [&](const double *scale) {
+          property.measured = 0;
+          property.violations = property.withinLogitConditioning = 0;
+          for (int64_t r = 0; r < rows; ++r) {
+            decodeRow(r);
+            // Log-probabilities: log_softmax = log(softmax), so their exponentials sum to 1.
+            double sum = 0;
+            for (double value : row)
+              sum += logarithms ? std::exp(value) : value;
+            // A fully masked row holds zeros (or NaN, by its policy): not a distribution. Any
+            // other row holds at least 1 / width at its maximum.
+            if (std::isnan(sum) || sum == 0)
+              continue;
+            double error = std::fabs(sum - 1);
+            property.measured = std::max(property.measured, error);
+            if (error <= property.bound)
+              continue;
+            if (scale && error <= property.bound + rowSumConditioning(row.data(),
+                                                                      scale + r * width, width,
+                                                                      logarithms))
+              ++property.withinLogitConditioning;
+            else if (property.violations++ == 0)
+              property.first = describeRow(r, sum);
+          }
+        };
+        measure(nullptr);
+        if (property.violations && alternatives.evaluate(evaluateReference) &&
+            alternatives.logitScaleOf(o))
+          measure(alternatives.logitScaleOf(o));
       }
       report.properties.push_back(std::move(property));
     }
@@ -509,17 +523,33 @@ llvm::Error checkProperties(
       PropertyReport property{"monotone", tensor.spec.name};
       property.reason = monotoneBlockers[o];
       property.applied = property.reason.empty();
-      if (property.applied)
+      bool logarithms = signature.outputKinds[o] == OutputKind::LogProbabilities;
+      // `scale`: the logits' magnitudes, for pairs past the ulps' allowance (Alternatives).
+      auto count = [&](const double *scale) {
+        int64_t violations = 0;
         for (int64_t r = 0; r < rows; ++r) {
           decodeRow(r);
           std::string first;
-          int64_t found = countMonotoneViolations(logitsForMonotone.data() + r * width,
-                                                  row.data(), 1, width, tensor.spec.element,
-                                                  first);
-          if (found && property.violations == 0)
+          int64_t found = countMonotoneViolations(
+              logitsForMonotone.data() + r * width, row.data(), 1, width, tensor.spec.element,
+              first, scale ? scale + r * width : nullptr, logarithms);
+          if (found && violations == 0)
             property.first = "row " + std::to_string(r) + first.substr(first.find(':'));
-          property.violations += found;
+          violations += found;
         }
+        return violations;
+      };
+      if (property.applied) {
+        property.violations = count(nullptr);
+        if (property.violations && alternatives.evaluate(evaluateReference) &&
+            alternatives.logitScaleOf(o)) {
+          int64_t conditioned = count(alternatives.logitScaleOf(o));
+          property.withinLogitConditioning = property.violations - conditioned;
+          property.violations = conditioned;
+          if (!conditioned)
+            property.first.clear();
+        }
+      }
       report.properties.push_back(std::move(property));
     }
   }

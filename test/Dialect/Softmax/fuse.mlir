@@ -167,3 +167,32 @@ func.func @dead_chain(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %2 = softmax.softmax %x : tensor<8x16xf32>
   return %2 : tensor<8x16xf32>
 }
+
+// -----
+
+// A negation (a scale by exactly -1) moves after the roundings that follow it: round(-x) =
+// -round(x), and the kernels then negate f32 values instead of 16-bit ones (neg.bf16 made ptxas
+// spill: generator seed 8318). A scale by -2 or a negation before a mask stays where it is.
+// CHECK-LABEL: func.func @negation_after_roundings
+// CHECK: softmax.fused log_softmax %arg0 axis = 0 prologue [#softmax.round<bf16>, #softmax.round<f16>, #softmax.scale<-1.000000e+00>, #softmax.scale<-2.000000e+00>, #softmax.round<bf16>] {{.*}}: tensor<?xf32> -> tensor<?xf16>
+func.func @negation_after_roundings(%x: tensor<?xf32>) -> tensor<?xf16> {
+  %0 = softmax.scale %x by -1.0 : tensor<?xf32>
+  %1 = softmax.cast %0 : tensor<?xf32> to tensor<?xbf16>
+  %2 = softmax.cast %1 : tensor<?xbf16> to tensor<?xf16>
+  %3 = softmax.scale %2 by -2.0 : tensor<?xf16>
+  %4 = softmax.cast %3 : tensor<?xf16> to tensor<?xbf16>
+  %5 = softmax.log_softmax %4 axis = 0 : tensor<?xbf16>
+  %6 = softmax.cast %5 : tensor<?xbf16> to tensor<?xf16>
+  return %6 : tensor<?xf16>
+}
+
+// CHECK-LABEL: func.func @negation_before_a_mask
+// CHECK: prologue [#softmax.scale<-1.000000e+00>, #softmax.mask<causal{{.*}}>, #softmax.round<bf16>]
+func.func @negation_before_a_mask(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = softmax.scale %x by -1.0 : tensor<4x4xf32>
+  %1 = softmax.mask %0, causal : tensor<4x4xf32>
+  %2 = softmax.cast %1 : tensor<4x4xf32> to tensor<4x4xbf16>
+  %3 = softmax.cast %2 : tensor<4x4xbf16> to tensor<4x4xf32>
+  %4 = softmax.softmax %3 : tensor<4x4xf32>
+  return %4 : tensor<4x4xf32>
+}

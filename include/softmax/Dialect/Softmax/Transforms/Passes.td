@@ -16,6 +16,9 @@ def FusePass : Pass<"softmax-fuse", "::mlir::func::FuncOp"> {
     `softmax.fused` ops with `normalization = none`, so that every softmax-dialect op reaches the
     GPU lowering in one form. A function result that is an argument, or a value returned twice,
     gets a step-less `none` op (a copy), so that every result has its own output buffer.
+    A negation (a scale by exactly -1) moves after the roundings that follow it in a prologue:
+    `round(-x) = -round(x)` exactly, and the kernels then negate f32 values rather than 16-bit
+    ones (LLVM's `neg.bf16` of a rounded value made ptxas spill).
   }];
   let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
 }

@@ -85,6 +85,9 @@ struct EvaluateOptions {
   /// and non-finite logits get 0. The runner scales its tolerance by this: an f32 logit is
   /// off its exact value by a few ulps of its magnitude, which moves the probability relative
   /// to it by as many ulps of these (docs/reference.md, "The conditioning of large logits").
+  /// A normalization of another's result would see magnitudes rather than probabilities: the
+  /// magnitudes are those of a result's last normalization only where its chain has one (as
+  /// every generated and example program does).
   bool logitScale = false;
 };
 

@@ -490,6 +490,7 @@ llvm::Error checkProperties(
         auto measure = [&](const double *scale) {
           property.measured = 0;
           property.violations = property.withinLogitConditioning = 0;
+          property.first.clear();
           for (int64_t r = 0; r < rows; ++r) {
             decodeRow(r);
             // Log-probabilities: log_softmax = log(softmax), so their exponentials sum to 1.

@@ -24,8 +24,16 @@ cases=(
   "axis_c64_f32|256x64x4096xf32|%p = softmax.softmax %x axis = 1 : T|67108864"
   "axis_c64_bf16|512x64x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
   "axis_c512_bf16|64x512x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
+  "axis_c1024_bf16|32x1024x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
+  "axis_c2048_bf16|16x2048x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
+  "axis_c4096_bf16|8x4096x4096xbf16|%p = softmax.softmax %x axis = 1 : T|134217728"
+  "axis_c2048_f32|8x2048x4096xf32|%p = softmax.softmax %x axis = 1 : T|67108864"
+  "axis_c4096_f32|4x4096x4096xf32|%p = softmax.softmax %x axis = 1 : T|67108864"
 )
+# The pipes' shares (xu: the transcendentals, ex2; fma; alu; lsu) tell whether a kernel's
+# arithmetic, not its memory, sets its time.
 metrics=smsp__inst_executed.sum,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread
+metrics+=,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,launch__occupancy_limit_registers
 for entry in "${cases[@]}"; do
   IFS='|' read -r name shape body elements <<<"$entry"
   if [ -n "${PROFILE_CASES:-}" ] && [[ ",$PROFILE_CASES," != *",$name,"* ]]; then continue; fi

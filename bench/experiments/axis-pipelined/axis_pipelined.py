@@ -254,7 +254,7 @@ def main():
                 f"-DPIPELINED={pipelined}"))
             kernel = module.get_function("softmax_axis")
             smem = chunks * threads * 16 if pipelined else 0
-            if smem > 48 * 1024:
+            if smem + kernel.shared_size_bytes > 48 * 1024:
                 kernel.max_dynamic_shared_size_bytes = smem
             if pipelined:
                 kernel.preferred_shared_memory_carveout = 100

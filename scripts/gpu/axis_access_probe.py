@@ -151,6 +151,22 @@ def median_ms(fn, reps=30, warmup=5):
     return statistics.median(times)
 
 
+def copy_ms(x, y):
+    """The median time of a device-to-device copy of x into y (cuMemcpyDtoDAsync)."""
+    return median_ms(lambda: cp.cuda.runtime.memcpyAsync(
+        y.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice,
+        cp.cuda.get_current_stream().ptr))
+
+
+def tensors(C, inner, total):
+    """Input words (random, never all zeros) and an output of a [outer, C, inner] bf16 tensor of
+    about `total` bytes, its outer size, and the copy's time of the same bytes."""
+    outer = max(1, total // (C * inner * 2))
+    x = cp.random.randint(0, 2**31, size=outer * C * inner // 2, dtype=cp.int32)
+    y = cp.empty_like(x)
+    return x, y, outer, copy_ms(x, y)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
@@ -177,15 +193,9 @@ def main():
         threads = lanes * rows
         if threads > 1024:
             continue
-        outer = max(1, total // (C * inner * 2))
-        x = cp.random.randint(0, 2**31, size=outer * C * inner // 2, dtype=cp.int32)
-        y = cp.empty_like(x)
+        x, y, outer, copy = tensors(C, inner, total)
         inner_vectors = inner // 8
         grid = outer * (inner_vectors // lanes)
-        nbytes = x.nbytes
-        copy_ms = median_ms(lambda: cp.cuda.runtime.memcpyAsync(
-            y.data.ptr, x.data.ptr, nbytes, cp.cuda.runtime.memcpyDeviceToDevice,
-            cp.cuda.get_current_stream().ptr))
         registers = kernel.attributes["num_regs"]
         for per_sm in (1, 2):
             if per_sm * threads * registers > 65536:
@@ -204,12 +214,12 @@ def main():
                 launch()
                 cp.cuda.Device().synchronize()
                 assert bool((y == x).all()), "the probe's copy differs"
-                frac = copy_ms / ms
+                frac = copy / ms
                 print(f"{C:>5} {lanes:>5} {lanes * 16:>5} {threads:>7} {per_sm:>9} {wait:>4} "
-                      f"{ms:>8.4f} {copy_ms:>8.4f} {frac:>6.3f}", flush=True)
+                      f"{ms:>8.4f} {copy:>8.4f} {frac:>6.3f}", flush=True)
                 records.append(dict(C=C, lanes=lanes, rows=rows, chunks=chunks,
                                     slice_bytes=lanes * 16, threads=threads,
-                                    blocks_per_sm=per_sm, wait=wait, ms=ms, copy_ms=copy_ms,
+                                    blocks_per_sm=per_sm, wait=wait, ms=ms, copy_ms=copy,
                                     fraction_of_copy=frac))
         del x, y
     # The pipelined kernel: one or two persistent blocks a multiprocessor.
@@ -222,13 +232,7 @@ def main():
                                    (4096, 2, 256, 16), (1024, 8, 64, 16), (2048, 8, 128, 16),
                                    (16, 512, 1, 16), (16, 256, 1, 16)]:
         threads = lanes * rows
-        outer = max(1, total // (C * inner * 2))
-        x = cp.random.randint(0, 2**31, size=outer * C * inner // 2, dtype=cp.int32)
-        y = cp.empty_like(x)
-        nbytes = x.nbytes
-        copy_ms = median_ms(lambda: cp.cuda.runtime.memcpyAsync(
-            y.data.ptr, x.data.ptr, nbytes, cp.cuda.runtime.memcpyDeviceToDevice,
-            cp.cuda.get_current_stream().ptr))
+        x, y, outer, copy = tensors(C, inner, total)
         inner_vectors = inner // 8
         tiles = outer * (inner_vectors // lanes)
         smem = chunks * threads * 16
@@ -246,12 +250,12 @@ def main():
             launch()
             cp.cuda.Device().synchronize()
             assert bool((y == x).all()), "the pipelined probe's copy differs"
-            frac = copy_ms / ms
+            frac = copy / ms
             print(f"{C:>5} {lanes:>5} {lanes * 16:>5} {threads:>7} {per_sm:>9} pipe "
-                  f"{ms:>8.4f} {copy_ms:>8.4f} {frac:>6.3f}", flush=True)
+                  f"{ms:>8.4f} {copy:>8.4f} {frac:>6.3f}", flush=True)
             records.append(dict(C=C, lanes=lanes, rows=rows, chunks=chunks,
                                 slice_bytes=lanes * 16, threads=threads, blocks_per_sm=per_sm,
-                                pipelined=True, ms=ms, copy_ms=copy_ms, fraction_of_copy=frac))
+                                pipelined=True, ms=ms, copy_ms=copy, fraction_of_copy=frac))
         del x, y
     if args.json:
         with open(args.json, "w") as f:

@@ -23,10 +23,14 @@ Runs on the device with CuPy (NVRTC): python3 bench/experiments/axis-pipelined/a
 """
 import argparse
 import json
-import statistics
+import os
+import sys
 
 import cupy as cp
-import numpy as np
+
+# The timing of scripts/gpu/axis_access_probe.py: CUDA events, medians, the copy beside.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../scripts/gpu"))
+from axis_access_probe import copy_ms, median_ms  # noqa: E402
 
 SOURCE = r"""
 #ifndef LANES
@@ -184,20 +188,6 @@ softmax_axis(const uint4 *__restrict__ in, uint4 *__restrict__ out, long long ti
 """
 
 
-def median_ms(fn, reps=30, warmup=5):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
-    return statistics.median(times)
-
-
 def bf16_to_f64(words):
     return (words.astype(cp.uint32) << 16).view(cp.float32).astype(cp.float64)
 
@@ -241,10 +231,7 @@ def main():
         x = (rng.standard_normal(outer * C * inner, dtype=cp.float32) * 3).view(cp.uint32)
         x = (x >> 16).astype(cp.uint16)  # bf16 by truncation: never zeros, some ties
         y = cp.zeros_like(x)
-        nbytes = x.nbytes
-        copy_ms = median_ms(lambda: cp.cuda.runtime.memcpyAsync(
-            y.data.ptr, x.data.ptr, nbytes, cp.cuda.runtime.memcpyDeviceToDevice,
-            cp.cuda.get_current_stream().ptr))
+        copy = copy_ms(x, y)
         inner_vectors = inner // 8
         tiles = outer * (inner_vectors // lanes)
         threads = lanes * rows
@@ -270,15 +257,15 @@ def main():
             cp.cuda.Device().synchronize()
             excess = check(x, y, outer, C, inner)
             ms = median_ms(launch)
-            frac = copy_ms / ms
+            frac = copy / ms
             variant = "pipelined" if pipelined else "plain"
             regs = kernel.num_regs
             local = kernel.local_size_bytes
             print(f"{C:>5} {lanes:>5} {rows:>4} {chunks:>6} {variant:>9} {regs:>4} {local:>5} {ms:>8.4f} "
-                  f"{copy_ms:>8.4f} {frac:>6.3f} {excess:>9.2e}"
+                  f"{copy:>8.4f} {frac:>6.3f} {excess:>9.2e}"
                   + ("  FAIL" if excess > 0 else ""), flush=True)
             records.append(dict(C=C, lanes=lanes, rows=rows, chunks=chunks, variant=variant,
-                                registers=regs, local_bytes=local, ms=ms, copy_ms=copy_ms, fraction_of_copy=frac,
+                                registers=regs, local_bytes=local, ms=ms, copy_ms=copy, fraction_of_copy=frac,
                                 excess_over_tolerance=excess))
         del x, y
     if args.json:

@@ -108,6 +108,11 @@ def program(variant, dtype, width=None, rows=None):
         return (body_with(["softmax.mask {cur}, padding %len : {f}, tensor<?xi32>"],
                           ", %len: tensor<?xi32>", final=final, extra=extra),
                 lambda m, n: [f"{m}x{n}", f"{m}"])
+    if variant == "padding_shared":
+        # One length for every row (an operand of size 1): read once a kernel, not once a row.
+        return (body_with(["softmax.mask {cur}, padding %len : {f}, tensor<1xi32>"],
+                          ", %len: tensor<1xi32>"),
+                lambda m, n: [f"{m}x{n}", "1"])
     if variant.startswith("causal"):
         offset = {"causal": 0, "causal_neg": -3, "causal_pos": 5}[variant]
         return body_with([f"softmax.mask {{cur}}, causal offset = {offset} : {{f}}"]), shapes
@@ -130,7 +135,8 @@ def program(variant, dtype, width=None, rows=None):
 
 
 VARIANTS = ["log_softmax", "scale", "temperature", "bias", "padding", "padding_nan", "padding_log",
-            "causal", "causal_neg", "causal_pos", "mask", "mask_full", "cast_out", "attention"]
+            "padding_shared", "causal", "causal_neg", "causal_pos", "mask", "mask_full", "cast_out",
+            "attention"]
 
 # Hand-written plans: every plan at widths the selection would not give it.
 HAND_PLANS = [

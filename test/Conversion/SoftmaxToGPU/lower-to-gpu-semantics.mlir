@@ -99,6 +99,28 @@ func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x25
 
 // -----
 
+// A padding length shared by every row (an operand of size 1) is read once, before the loop
+// over the block's rows, and each row's limit comes from that value: a load in the loop from an
+// invariant address kept the address live across it (two registers; generated seeds 6752,
+// 10602 and 11221 spilled at their budgets).
+// CHECK-LABEL: gpu.func @padding_shared_0_multi_row(
+// CHECK: %[[LEN:.+]] = memref.load %arg2[%c0] : memref<1xi32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[L0:.+]] = arith.maxsi %[[LEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[L1:.+]] = arith.minsi %[[L0]], %c256_i32 : i32
+// CHECK-NOT: memref.load %arg2
+// CHECK: scf.for
+// CHECK-NOT: memref.load %arg2
+// CHECK: arith.maxsi %[[L1]], %c0_i32 : i32
+// CHECK-NOT: memref.load %arg2
+// CHECK: gpu.return
+func.func @padding_shared(%x: tensor<4096x256xf16>, %len: tensor<1xi32>) -> tensor<4096x256xf16> {
+  %m = softmax.mask %x, padding %len : tensor<4096x256xf16>, tensor<1xi32>
+  %p = softmax.softmax %m : tensor<4096x256xf16>
+  return %p : tensor<4096x256xf16>
+}
+
+// -----
+
 // A padding mask with a finite fill: each column is compared with the length.
 // CHECK-LABEL: gpu.func @padding_fill_0_multi_row
 // CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32

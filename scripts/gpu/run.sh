@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -163,6 +163,56 @@ split() {
       printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = 512, rows = 1, vector = %s, chunks = 8, cluster = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
         "$t" "$t" "$v" "$c" "$t" "$t" "$t" > "$dir/hand_${dtype}_${shape}_k$c.mlir"
       case_ "split_k${c}_${dtype}_$shape" "$dir/hand_${dtype}_${shape}_k$c.mlir" --bench --reps=200
+    done
+  done
+}
+
+# Many wide rows split over a thread-block cluster (issue 12's widths past what a cluster holds in
+# registers): row_split with `cluster = K` written by hand (one launch, each cluster normalising its
+# row right after reducing it, so that the second read may come from L2) beside the plan the
+# selection gives (chunked_online's two reads from memory, or row_cluster / row_staged), 256 MiB
+# tensors, timed beside a copy; the first hand-written case of each shape checked against the
+# reference. SPLIT_WIDE_SHAPES overrides the shapes (dtype:MxN ...).
+split_wide() {
+  local dir=$work/split-wide spec dtype shape t v k lanes chunks nocheck
+  mkdir -p "$dir"
+  for spec in ${SPLIT_WIDE_SHAPES:-f32:64x1048576 f32:128x524288 f32:256x262144 bf16:128x1048576 bf16:256x524288 bf16:512x262144}; do
+    dtype=${spec%%:*}; shape=${spec#*:}
+    t="tensor<${shape}x$dtype>"
+    [ "$dtype" = f32 ] && v=4 || v=8
+    softmax_file_ st "$t" "$dir/st_${dtype}_$shape.mlir"
+    case_ "sw_sel_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" --no-check --bench --reps=20
+    nocheck=
+    for plan in 512:8:16 512:8:8 256:8:16 512:4:16; do
+      IFS=: read -r lanes chunks k <<< "$plan"
+      printf 'func.func @hand(%%x: %s) -> %s {\n  %%y = softmax.fused softmax %%x axis = 1 prologue [] {strategies = [#softmax.strategy<row_split, lanes = %s, rows = 1, vector = %s, chunks = %s, cluster = %s>]} : %s -> %s\n  return %%y : %s\n}\n' \
+        "$t" "$t" "$lanes" "$v" "$chunks" "$k" "$t" "$t" "$t" > "$dir/k_${dtype}_${shape}_$lanes-$chunks-$k.mlir"
+      case_ "sw_k${k}_l${lanes}c${chunks}_${dtype}_$shape" "$dir/k_${dtype}_${shape}_$lanes-$chunks-$k.mlir" \
+        $nocheck --bench --reps=20
+      nocheck=--no-check
+    done
+  done
+}
+
+# A padding mask of one length for every row (`tensor<1xi32>`, read once a kernel since the
+# twenty-first session), static and dynamic programs, f32 and 16-bit, 256 MiB tensors, timed
+# beside a copy and checked against the reference. Run it over two archives (SOFTMAX_ARCHIVE)
+# to compare kernels before and after (PADDING_SHARED_NOCHECK=1: timed only, not checked). The
+# runner draws the one length from its seed, so both archives read the same columns.
+padding_shared() {
+  local dir=$work/padding-shared dtype shape t l
+  mkdir -p "$dir"
+  l="tensor<1xi32>"
+  for spec in f16:65536x2048 bf16:32768x4096 bf16:8192x16384 f32:16384x4096 f16:131072x1000; do
+    dtype=${spec%%:*}; shape=${spec#*:}
+    for t in "tensor<${shape}x$dtype>" "tensor<?x?x$dtype>"; do
+      printf 'func.func @pad(%%x: %s, %%len: %s) -> %s {\n  %%m = softmax.mask %%x, padding %%len : %s, %s\n  %%y = softmax.softmax %%m : %s\n  return %%y : %s\n}\n' \
+        "$t" "$l" "$t" "$t" "$l" "$t" "$t" > "$dir/p.mlir"
+      case "$t" in *\?*) cp "$dir/p.mlir" "$dir/dyn_${dtype}_$shape.mlir"
+        case_ "pad1_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
+      *) cp "$dir/p.mlir" "$dir/st_${dtype}_$shape.mlir"
+        case_ "pad1_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
+      esac
     done
   done
 }
@@ -764,6 +814,8 @@ for mode in "${modes[@]}"; do
   [ "$mode" = bench-python ] && mode=bench_python
   [ "$mode" = sweep-cluster ] && mode=sweep_cluster
   [ "$mode" = small-batch ] && mode=small_batch
+  [ "$mode" = split-wide ] && mode=split_wide
+  [ "$mode" = padding-shared ] && mode=padding_shared
   [ "$mode" = staged-cluster ] && mode=staged_cluster
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
@@ -773,7 +825,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = axis-anchors ] && mode=axis_anchors
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

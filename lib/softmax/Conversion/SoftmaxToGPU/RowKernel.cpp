@@ -1892,6 +1892,13 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     int64_t general = variant != RowKernelVariant::General         ? 0
                       : ShapedType::isDynamic(op.getRowWidth()) ? 24
                                                                 : 8;
+    // Over a cluster, where those 8 already leave fewer blocks a multiprocessor than three,
+    // 8 more cost none (the blocks follow from the registers used, over 80 for 256 threads
+    // either way): 64 values over 4 blocks of 256 threads at 60000 bf16 columns (f16 out)
+    // spilled 8 bytes at 88 and fit 96 (generated seed 8822).
+    if (general == 8 && plan.getPlan() == KernelPlan::row_cluster &&
+        llvm::alignTo(values / 2 + 48 + general, 8) > target.registersPerThread(3 * threads))
+      general = 16;
     // f32 results store 16 vectors of 4 a thread: their addresses need more (the dynamic f16
     // tiers spilled 4-52 bytes at 80).
     int64_t manyChunks = plan.getChunks() > 8 ? 24 : 0;

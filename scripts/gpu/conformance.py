@@ -108,11 +108,21 @@ def program(variant, dtype, width=None, rows=None):
         return (body_with(["softmax.mask {cur}, padding %len : {f}, tensor<?xi32>"],
                           ", %len: tensor<?xi32>", final=final, extra=extra),
                 lambda m, n: [f"{m}x{n}", f"{m}"])
+    if variant == "bias_one":
+        # A bias of one element (every dimension 1): read once a kernel, not once a row.
+        return (body_with(["softmax.add_bias {cur}, %b : {f}, tensor<1x1x" + dtype + ">"],
+                          f", %b: tensor<1x1x{dtype}>"),
+                shapes)
+    if variant == "mask_one":
+        # A boolean mask of one element: all kept or all removed (a -inf row; the policy).
+        return (body_with(["softmax.mask {cur}, tensor %m : {f}, tensor<1xi1>"],
+                          ", %m: tensor<1xi1>"),
+                shapes)
     if variant == "padding_shared":
         # One length for every row (an operand of size 1): read once a kernel, not once a row.
         return (body_with(["softmax.mask {cur}, padding %len : {f}, tensor<1xi32>"],
                           ", %len: tensor<1xi32>"),
-                lambda m, n: [f"{m}x{n}", "1"])
+                shapes)
     if variant.startswith("causal"):
         offset = {"causal": 0, "causal_neg": -3, "causal_pos": 5}[variant]
         return body_with([f"softmax.mask {{cur}}, causal offset = {offset} : {{f}}"]), shapes
@@ -135,8 +145,8 @@ def program(variant, dtype, width=None, rows=None):
 
 
 VARIANTS = ["log_softmax", "scale", "temperature", "bias", "padding", "padding_nan", "padding_log",
-            "padding_shared", "causal", "causal_neg", "causal_pos", "mask", "mask_full", "cast_out",
-            "attention"]
+            "padding_shared", "bias_one", "mask_one", "causal", "causal_neg", "causal_pos", "mask",
+            "mask_full", "cast_out", "attention"]
 
 # Hand-written plans: every plan at widths the selection would not give it.
 HAND_PLANS = [

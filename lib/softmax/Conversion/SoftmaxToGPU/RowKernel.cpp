@@ -390,6 +390,8 @@ private:
   SmallVector<Value> rowIdx;
   DenseMap<int64_t, Value> maskRowValue; ///< prologue step -> its per-row length / diagonal
   DenseMap<int64_t, Value> uniformLength; ///< padding step -> the length all rows share
+  /// bias step -> the one element its operand holds (size 1 in every dimension)
+  DenseMap<int64_t, Value> uniformElement;
   bool skipRemoved = false;               ///< removed lanes are never read (see emitKernelContext)
   bool packedValues;                      ///< holdsPackedRowValues
   std::optional<size_t> firstLimitingMask;
@@ -435,19 +437,33 @@ void KernelEmitter::emitKernelContext() {
         llvm::all_of(steps.drop_front(*firstLimitingMask),
                      [](Attribute step) { return FusedOp::stepKeepsNegInf(step); });
 
-  // A padding length that every row shares (an operand of size 1 in every dimension) is read
-  // once here rather than for each row: a load in the row loop from an invariant address keeps
-  // that 64-bit address live across the loop, two registers that a 16-bit register tier at its
-  // occupancy budget spilled (generated seeds 6752, 10602, 11221).
+  // A side operand of one element (size 1 in every dimension: a padding length every row
+  // shares, a bias of one value) is read once here rather than in the row
+  // loop: a load there from an invariant address keeps that 64-bit address live across the
+  // loop, two registers that the 16-bit register tiers at their occupancy budgets spilled
+  // (generated seeds 6752, 10602 and 11221: a padding length; 4414: a bias of one element).
   uniformLength.clear();
+  uniformElement.clear();
   for (auto [i, step] : llvm::enumerate(steps)) {
     auto mask = dyn_cast<MaskStepAttr>(step);
-    if (!mask || mask.getKind() != MaskKind::padding)
+    std::optional<int64_t> operand;
+    if (auto bias = dyn_cast<BiasStepAttr>(step))
+      operand = bias.getOperand();
+    else if (mask && mask.getKind() != MaskKind::causal) // a causal mask has no operand
+      operand = mask.getOperand();
+    if (!operand)
       continue;
-    Value lengths = side[mask.getOperand()];
-    auto type = cast<MemRefType>(lengths.getType());
-    if (llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }))
-      uniformLength[i] = loadLength(lengths, SmallVector<Value>(type.getRank(), idx(0)));
+    Value memref = side[*operand];
+    auto type = cast<MemRefType>(memref.getType());
+    if (!llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }))
+      continue;
+    SmallVector<Value> zeros(type.getRank(), idx(0));
+    // Not a boolean mask of one element: its bit read once took general kernels of dynamic
+    // widths 4-12 registers more (ptxas; generated seeds 1362 and 2027).
+    if (mask && mask.getKind() == MaskKind::padding)
+      uniformLength[i] = loadLength(memref, zeros);
+    else if (!mask)
+      uniformElement[i] = memref::LoadOp::create(b, loc, memref, zeros);
   }
 }
 
@@ -732,6 +748,8 @@ Value KernelEmitter::applyPrologue(Value value, Value column,
       value = arith::MulFOp::create(b, loc, value, scalarFactors[scaleBy.getOperand()]);
     } else if (auto bias = dyn_cast<BiasStepAttr>(step)) {
       Value element = sideElement ? sideElement(i) : Value();
+      if (!element)
+        element = uniformElement.lookup(i);
       if (!element) {
         Value memref = side[bias.getOperand()];
         element = memref::LoadOp::create(b, loc, memref,
@@ -774,6 +792,10 @@ Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)
     auto bias = dyn_cast<BiasStepAttr>(step);
     if (!bias)
       continue;
+    if (Value element = uniformElement.lookup(i)) {
+      biasElements[i].assign(vector, element);
+      continue;
+    }
     Value memref = side[bias.getOperand()];
     // A vector is read only when it lies in the row, and vectorsApply checked that a vector
     // bias's last dimension is the row's: its column needs no clamp and no broadcast test.

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -212,6 +212,27 @@ padding_shared() {
         case_ "pad1_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
       *) cp "$dir/p.mlir" "$dir/st_${dtype}_$shape.mlir"
         case_ "pad1_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
+      esac
+    done
+  done
+}
+
+# A bias of one element (`tensor<1x1xbf16>`, read once a kernel since the twenty-first session)
+# beside 16-bit and f32 rows, static and dynamic programs, 256 MiB tensors, timed beside a copy
+# and checked (BIAS_ONE_NOCHECK=1: timed only); over two archives (SOFTMAX_ARCHIVE) it compares
+# the kernels before and after.
+bias_one() {
+  local dir=$work/bias-one dtype shape t b='tensor<1x1xbf16>'
+  mkdir -p "$dir"
+  for spec in f16:8192x16384 bf16:32768x4096 f16:65536x2048 f32:16384x4096; do
+    dtype=${spec%%:*}; shape=${spec#*:}
+    for t in "tensor<${shape}x$dtype>" "tensor<?x?x$dtype>"; do
+      printf 'func.func @bias(%%x: %s, %%b: %s) -> %s {\n  %%v = softmax.add_bias %%x, %%b : %s, %s\n  %%y = softmax.softmax %%v : %s\n  return %%y : %s\n}\n' \
+        "$t" "$b" "$t" "$t" "$b" "$t" "$t" > "$dir/p.mlir"
+      case "$t" in *\?*) cp "$dir/p.mlir" "$dir/dyn_${dtype}_$shape.mlir"
+        case_ "bias1_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape ${BIAS_ONE_NOCHECK:+--no-check} --bench --reps=20 ;;
+      *) cp "$dir/p.mlir" "$dir/st_${dtype}_$shape.mlir"
+        case_ "bias1_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" ${BIAS_ONE_NOCHECK:+--no-check} --bench --reps=20 ;;
       esac
     done
   done
@@ -816,6 +837,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = small-batch ] && mode=small_batch
   [ "$mode" = split-wide ] && mode=split_wide
   [ "$mode" = padding-shared ] && mode=padding_shared
+  [ "$mode" = bias-one ] && mode=bias_one
   [ "$mode" = staged-cluster ] && mode=staged_cluster
   [ "$mode" = suite-quick ] && mode=suite_quick
   [ "$mode" = axis-bench ] && mode=axis_bench
@@ -825,7 +847,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = axis-anchors ] && mode=axis_anchors
   [ "$mode" = generated-compile ] && mode=generated_compile
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

@@ -121,9 +121,11 @@ func.func @padding_shared(%x: tensor<4096x256xf16>, %len: tensor<1xi32>) -> tens
 
 // -----
 
-// A bias of one element is read once too, before the loop over the block's rows (generated
-// seed 4414: the row_registers kernel of a 16384-column f16 row spilled 4 bytes at 64).
-// CHECK-LABEL: gpu.func @bias_one_0_multi_row(
+// A bias of one element is read once too, before the loop over the block's rows, where a
+// thread holds more than one vector of 8 (generated seed 4414: the row_registers kernel of a
+// 16384-column f16 row spilled 4 bytes at 64; at one vector of 8, 32 registers, the load in
+// the loop fits and the value held across it spilled: seed 12114).
+// CHECK-LABEL: gpu.func @bias_one_0_row_registers(
 // CHECK: %[[B:.+]] = memref.load %arg2[%c0, %c0] : memref<1x1xbf16, strided<[?, 1], offset: ?>>
 // CHECK-NOT: memref.load %arg2
 // CHECK: scf.for
@@ -131,7 +133,18 @@ func.func @padding_shared(%x: tensor<4096x256xf16>, %len: tensor<1xi32>) -> tens
 // CHECK: arith.extf %[[B]] : bf16 to f32
 // CHECK-NOT: memref.load %arg2
 // CHECK: gpu.return
-func.func @bias_one(%x: tensor<4096x256xf16>, %b: tensor<1x1xbf16>) -> tensor<4096x256xf16> {
+func.func @bias_one(%x: tensor<4096x8192xf16>, %b: tensor<1x1xbf16>) -> tensor<4096x8192xf16> {
+  %y = softmax.add_bias %x, %b : tensor<4096x8192xf16>, tensor<1x1xbf16>
+  %p = softmax.softmax %y : tensor<4096x8192xf16>
+  return %p : tensor<4096x8192xf16>
+}
+
+// A bias of one element beside one vector of 8 a thread is read in the loop over rows.
+// CHECK-LABEL: gpu.func @bias_one_narrow_0_multi_row(
+// CHECK: scf.for
+// CHECK: memref.load %arg2[%c0, %c0] : memref<1x1xbf16, strided<[?, 1], offset: ?>>
+// CHECK: gpu.return
+func.func @bias_one_narrow(%x: tensor<4096x256xf16>, %b: tensor<1x1xbf16>) -> tensor<4096x256xf16> {
   %y = softmax.add_bias %x, %b : tensor<4096x256xf16>, tensor<1x1xbf16>
   %p = softmax.softmax %y : tensor<4096x256xf16>
   return %p : tensor<4096x256xf16>

@@ -459,10 +459,13 @@ void KernelEmitter::emitKernelContext() {
       continue;
     SmallVector<Value> zeros(type.getRank(), idx(0));
     // Not a boolean mask of one element: its bit read once took general kernels of dynamic
-    // widths 4-12 registers more (ptxas; generated seeds 1362 and 2027).
+    // widths 4-12 registers more (ptxas; generated seeds 1362 and 2027). Nor a bias beside one
+    // vector of 8 values a thread, whose kernels have the tightest budget (32 registers): the
+    // value held across the loop spilled 4 bytes there, where ptxas fits the load in the loop
+    // (generated seed 12114, an f16 bias of one element on f16 rows).
     if (mask && mask.getKind() == MaskKind::padding)
       uniformLength[i] = loadLength(memref, zeros);
-    else if (!mask)
+    else if (!mask && plan.getVector() * plan.getChunks() > 8)
       uniformElement[i] = memref::LoadOp::create(b, loc, memref, zeros);
   }
 }

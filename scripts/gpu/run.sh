@@ -194,48 +194,40 @@ split_wide() {
   done
 }
 
-# A padding mask of one length for every row (`tensor<1xi32>`, read once a kernel since the
-# twenty-first session), static and dynamic programs, f32 and 16-bit, 256 MiB tensors, timed
-# beside a copy and checked against the reference. Run it over two archives (SOFTMAX_ARCHIVE)
-# to compare kernels before and after (PADDING_SHARED_NOCHECK=1: timed only, not checked). The
-# runner draws the one length from its seed, so both archives read the same columns.
-padding_shared() {
-  local dir=$work/padding-shared dtype shape t l
+# one_element_ NAME OPERAND STEP NOCHECK SPEC...: a softmax after one prologue STEP (a printf
+# fragment of %x and %a) whose operand %a has type OPERAND, one element, read once a kernel since
+# the twenty-first session; for each SPEC (dtype:MxN) the static and the dynamic program, 256
+# MiB tensors, timed beside a copy and checked against the reference unless NOCHECK is set. Run
+# over two archives (SOFTMAX_ARCHIVE) it compares the kernels before and after; the runner draws
+# the operand from its seed, so both archives read the same columns.
+one_element_() {
+  local name=$1 operand=$2 step=$3 nocheck=${4:+--no-check} dir=$work/$1 spec dtype shape t
+  shift 4
   mkdir -p "$dir"
-  l="tensor<1xi32>"
-  for spec in f16:65536x2048 bf16:32768x4096 bf16:8192x16384 f32:16384x4096 f16:131072x1000; do
+  for spec in "$@"; do
     dtype=${spec%%:*}; shape=${spec#*:}
     for t in "tensor<${shape}x$dtype>" "tensor<?x?x$dtype>"; do
-      printf 'func.func @pad(%%x: %s, %%len: %s) -> %s {\n  %%m = softmax.mask %%x, padding %%len : %s, %s\n  %%y = softmax.softmax %%m : %s\n  return %%y : %s\n}\n' \
-        "$t" "$l" "$t" "$t" "$l" "$t" "$t" > "$dir/p.mlir"
+      printf "func.func @%s(%%x: %s, %%a: %s) -> %s {\n  %%v = $step : %s, %s\n  %%y = softmax.softmax %%v : %s\n  return %%y : %s\n}\n" \
+        "$name" "$t" "$operand" "$t" "$t" "$operand" "$t" "$t" > "$dir/p.mlir"
       case "$t" in *\?*) cp "$dir/p.mlir" "$dir/dyn_${dtype}_$shape.mlir"
-        case_ "pad1_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
+        case_ "${name}_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape $nocheck --bench --reps=20 ;;
       *) cp "$dir/p.mlir" "$dir/st_${dtype}_$shape.mlir"
-        case_ "pad1_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" ${PADDING_SHARED_NOCHECK:+--no-check} --bench --reps=20 ;;
+        case_ "${name}_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" $nocheck --bench --reps=20 ;;
       esac
     done
   done
 }
 
-# A bias of one element (`tensor<1x1xbf16>`, read once a kernel since the twenty-first session)
-# beside 16-bit and f32 rows, static and dynamic programs, 256 MiB tensors, timed beside a copy
-# and checked (BIAS_ONE_NOCHECK=1: timed only); over two archives (SOFTMAX_ARCHIVE) it compares
-# the kernels before and after.
+# A padding mask of one length for every row (PADDING_SHARED_NOCHECK=1: timed only).
+padding_shared() {
+  one_element_ pad1 'tensor<1xi32>' 'softmax.mask %%x, padding %%a' "${PADDING_SHARED_NOCHECK:-}" \
+    f16:65536x2048 bf16:32768x4096 bf16:8192x16384 f32:16384x4096 f16:131072x1000
+}
+
+# A bias of one element beside 16-bit and f32 rows (BIAS_ONE_NOCHECK=1: timed only).
 bias_one() {
-  local dir=$work/bias-one dtype shape t b='tensor<1x1xbf16>'
-  mkdir -p "$dir"
-  for spec in f16:8192x16384 bf16:32768x4096 f16:65536x2048 f32:16384x4096; do
-    dtype=${spec%%:*}; shape=${spec#*:}
-    for t in "tensor<${shape}x$dtype>" "tensor<?x?x$dtype>"; do
-      printf 'func.func @bias(%%x: %s, %%b: %s) -> %s {\n  %%v = softmax.add_bias %%x, %%b : %s, %s\n  %%y = softmax.softmax %%v : %s\n  return %%y : %s\n}\n' \
-        "$t" "$b" "$t" "$t" "$b" "$t" "$t" > "$dir/p.mlir"
-      case "$t" in *\?*) cp "$dir/p.mlir" "$dir/dyn_${dtype}_$shape.mlir"
-        case_ "bias1_dyn_${dtype}_$shape" "$dir/dyn_${dtype}_$shape.mlir" --shape=$shape ${BIAS_ONE_NOCHECK:+--no-check} --bench --reps=20 ;;
-      *) cp "$dir/p.mlir" "$dir/st_${dtype}_$shape.mlir"
-        case_ "bias1_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" ${BIAS_ONE_NOCHECK:+--no-check} --bench --reps=20 ;;
-      esac
-    done
-  done
+  one_element_ bias1 'tensor<1x1xbf16>' 'softmax.add_bias %%x, %%a' "${BIAS_ONE_NOCHECK:-}" \
+    f16:8192x16384 bf16:32768x4096 f16:65536x2048 f32:16384x4096
 }
 
 # softmax_file_ NAME TYPE PATH: a program @NAME(%x: TYPE) -> TYPE of one softmax over the last

@@ -442,30 +442,27 @@ void KernelEmitter::emitKernelContext() {
   // loop: a load there from an invariant address keeps that 64-bit address live across the
   // loop, two registers that the 16-bit register tiers at their occupancy budgets spilled
   // (generated seeds 6752, 10602 and 11221: a padding length; 4414: a bias of one element).
+  // Not a boolean mask of one element: its bit read once took general kernels of dynamic widths
+  // 4-12 registers more (ptxas; generated seeds 1362 and 2027). Nor a bias beside one vector of
+  // 8 values a thread, whose kernels have the tightest budget (32 registers): the value held
+  // across the loop spilled 4 bytes there, where ptxas fits the load in the loop (generated
+  // seed 12114, an f16 bias of one element on f16 rows).
   uniformLength.clear();
   uniformElement.clear();
   for (auto [i, step] : llvm::enumerate(steps)) {
     auto mask = dyn_cast<MaskStepAttr>(step);
-    std::optional<int64_t> operand;
-    if (auto bias = dyn_cast<BiasStepAttr>(step))
-      operand = bias.getOperand();
-    else if (mask && mask.getKind() != MaskKind::causal) // a causal mask has no operand
-      operand = mask.getOperand();
-    if (!operand)
+    auto bias = dyn_cast<BiasStepAttr>(step);
+    bool padding = mask && mask.getKind() == MaskKind::padding;
+    if (!padding && !(bias && plan.getVector() * plan.getChunks() > 8))
       continue;
-    Value memref = side[*operand];
+    Value memref = side[padding ? mask.getOperand() : bias.getOperand()];
     auto type = cast<MemRefType>(memref.getType());
     if (!llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }))
       continue;
     SmallVector<Value> zeros(type.getRank(), idx(0));
-    // Not a boolean mask of one element: its bit read once took general kernels of dynamic
-    // widths 4-12 registers more (ptxas; generated seeds 1362 and 2027). Nor a bias beside one
-    // vector of 8 values a thread, whose kernels have the tightest budget (32 registers): the
-    // value held across the loop spilled 4 bytes there, where ptxas fits the load in the loop
-    // (generated seed 12114, an f16 bias of one element on f16 rows).
-    if (mask && mask.getKind() == MaskKind::padding)
+    if (padding)
       uniformLength[i] = loadLength(memref, zeros);
-    else if (!mask && plan.getVector() * plan.getChunks() > 8)
+    else
       uniformElement[i] = memref::LoadOp::create(b, loc, memref, zeros);
   }
 }

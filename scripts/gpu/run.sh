@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|leading-static|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -215,6 +215,30 @@ one_element_() {
         case_ "${name}_${dtype}_$shape" "$dir/st_${dtype}_$shape.mlir" $nocheck --bench --reps=20 ;;
       esac
     done
+  done
+}
+
+# Static leading sizes as constants in the row kernels (generated seed 11866's fix): static
+# rank-3 and rank-4 programs whose kernels compute a row's index in a leading dimension (a causal
+# mask's row, a side operand broadcast over a leading dimension), 256 MiB or more, timed beside
+# a copy; the first of each checked against the reference (LEADING_STATIC_NOCHECK=1: none). Run
+# over two archives (SOFTMAX_ARCHIVE) it compares the kernels before and after.
+leading_static() {
+  local dir=$work/leading nocheck=${LEADING_STATIC_NOCHECK:+--no-check} t shape
+  mkdir -p "$dir"
+  for shape in 256x1024x1024 16x4096x4096; do
+    t="tensor<${shape}x"
+    printf 'func.func @attention(%%s: %sbf16>) -> %sbf16> {\n  %%x = softmax.cast %%s : %sbf16> to %sf32>\n  %%c = softmax.scale %%x by 0.125 : %sf32>\n  %%m = softmax.mask %%c, causal : %sf32>\n  %%p = softmax.softmax %%m : %sf32>\n  %%y = softmax.cast %%p : %sf32> to %sbf16>\n  return %%y : %sbf16>\n}\n' \
+      "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" > "$dir/attention_$shape.mlir"
+    case_ "ls_attention_$shape" "$dir/attention_$shape.mlir" $nocheck --bench --reps=20
+  done
+  # A padding length for each index of dimension 1, broadcast over dimension 2 (seed 11866's
+  # operand shape), over rows of 1024 and 100 columns.
+  for spec in f16:16x8x1024x1024 f32:16x8x512x1024 bf16:64x8x1310x100; do
+    t="tensor<${spec#*:}x${spec%%:*}>"
+    printf 'func.func @padded(%%x: %s, %%n: tensor<8x1xi32>) -> %s {\n  %%m = softmax.mask %%x, padding %%n : %s, tensor<8x1xi32>\n  %%y = softmax.softmax %%m : %s\n  return %%y : %s\n}\n' \
+      "$t" "$t" "$t" "$t" "$t" > "$dir/padded_${spec/:/_}.mlir"
+    case_ "ls_padded_${spec/:/_}" "$dir/padded_${spec/:/_}.mlir" $nocheck --bench --reps=20
   done
 }
 
@@ -824,22 +848,9 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
 echo "$header"
 for mode in "${modes[@]}"; do
   [ "$mode" = python ] && mode=python_
-  [ "$mode" = bench-python ] && mode=bench_python
-  [ "$mode" = sweep-cluster ] && mode=sweep_cluster
-  [ "$mode" = small-batch ] && mode=small_batch
-  [ "$mode" = split-wide ] && mode=split_wide
-  [ "$mode" = padding-shared ] && mode=padding_shared
-  [ "$mode" = bias-one ] && mode=bias_one
-  [ "$mode" = staged-cluster ] && mode=staged_cluster
-  [ "$mode" = suite-quick ] && mode=suite_quick
-  [ "$mode" = axis-bench ] && mode=axis_bench
-  [ "$mode" = axis-cluster ] && mode=axis_cluster
-  [ "$mode" = axis-alternatives ] && mode=axis_alternatives
-  [ "$mode" = axis-wide16 ] && mode=axis_wide16
-  [ "$mode" = axis-anchors ] && mode=axis_anchors
-  [ "$mode" = generated-compile ] && mode=generated_compile
+  mode=${mode//-/_}    # bench-python -> bench_python: a mode's function
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, leading-static, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

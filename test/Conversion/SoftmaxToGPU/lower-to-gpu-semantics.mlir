@@ -13,8 +13,7 @@
 // CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // (The kernel's first variant: rows on vector boundaries, i32 arithmetic.) The diagonal
 // i + 3 is clamped to [-1, 256] (the same removals within the row).
-// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
-// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %c8_i32 : i32
 // CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
 // CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
 // CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
@@ -60,8 +59,7 @@ func.func @causal(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
 // the row's diagonal i + 3 and filled when past it.
 // CHECK-LABEL: gpu.func @causal_fill_0_multi_row
 // CHECK-DAG: %[[FILL:.+]] = arith.constant -1.000000e+04 : f32
-// CHECK: %[[SIZE:.+]] = arith.index_cast %arg3 : index to i32
-// CHECK-NEXT: %[[I:.+]] = arith.remui %{{.+}}, %[[SIZE]] : i32
+// CHECK: %[[I:.+]] = arith.remui %{{.+}}, %c8_i32 : i32
 // CHECK-NEXT: %[[DIAG:.+]] = arith.addi %[[I]], %c3_i32 : i32
 // CHECK-NEXT: %[[D0:.+]] = arith.maxsi %[[DIAG]], %c-1_i32 : i32
 // CHECK-NEXT: %[[D1:.+]] = arith.minsi %[[D0]], %c256_i32 : i32
@@ -254,4 +252,22 @@ func.func @logsm(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf
 func.func @chunked(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
   %y = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<chunked_online, lanes = 128, rows = 1, vector = 4, chunks = 2>]} : tensor<64x1000xf32> -> tensor<64x1000xf32>
   return %y : tensor<64x1000xf32>
+}
+
+// -----
+
+// A static leading size is a constant in the kernel: the row's index in the padding lengths
+// (8x1, broadcast over dimension 2 of 4x8x16) is a division by 16 and a remainder by 8, not by
+// the size arguments (generated seed 11866: divisions by those, held across the row loop,
+// spilled a multi_row tier 16-20 bytes).
+// CHECK-LABEL: gpu.func @padding_broadcast_0_multi_row(
+// CHECK: %[[D:.+]] = arith.divui %{{.+}}, %c16_i32 : i32
+// CHECK-NEXT: %[[R:.+]] = arith.remui %[[D]], %c8_i32 : i32
+// CHECK-NEXT: %[[I:.+]] = arith.index_castui %[[R]] : i32 to index
+// CHECK-NEXT: memref.load %arg2[%[[I]], %c0] : memref<8x1xi32, strided<[?, 1], offset: ?>>
+// CHECK: gpu.return
+func.func @padding_broadcast(%x: tensor<4x8x16x256xf16>, %len: tensor<8x1xi32>) -> tensor<4x8x16x256xf16> {
+  %m = softmax.mask %x, padding %len : tensor<4x8x16x256xf16>, tensor<8x1xi32>
+  %p = softmax.softmax %m : tensor<4x8x16x256xf16>
+  return %p : tensor<4x8x16x256xf16>
 }

@@ -1403,8 +1403,15 @@ void KernelEmitter::bindArguments() {
     side.push_back(arg);
     scalarFactors.push_back(isa<FloatType>(arg.getType()) ? toF32(arg) : Value());
   }
+  // A static leading size is a constant rather than its kernel argument: a row's index in a
+  // dimension (setRow: for a broadcast side operand, a causal mask's row) is then a shift or a
+  // multiply where it was a 64-bit division by a value held across the row loop (generated seed
+  // 11866: a padding length of 8x1 over 1x8x16x?, a multi_row tier spilled 16-20 bytes).
+  auto inputType = cast<ShapedType>(op.getInput().getType());
   for (int64_t d = 0; d + 1 < rank; ++d)
-    leadingSizes.push_back(entry.getArgument(2 + numSide + d));
+    leadingSizes.push_back(inputType.isDynamicDim(d)
+                               ? Value(entry.getArgument(2 + numSide + d))
+                               : idx(inputType.getDimSize(d)));
   // Workgroup buffers (buildRowKernel): the cross-warp reduction slots, then row_cluster's
   // exchange slots.
   ArrayRef<BlockArgument> buffers = func.getWorkgroupAttributions();

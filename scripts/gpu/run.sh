@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|leading-static|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|leading-static|two-pass-side|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -240,6 +240,32 @@ leading_static() {
       "$t" "$t" "$t" "$t" "$t" > "$dir/padded_${spec/:/_}.mlir"
     case_ "ls_padded_${spec/:/_}" "$dir/padded_${spec/:/_}.mlir" $nocheck --bench --reps=20
   done
+}
+
+# A side operand along the row beside another step in the two-pass plans (generated seeds 7016
+# and 10373): dynamic f16 rows, an f32 bias along them and a scale, log_softmax to f32, at
+# widths of the row_shared tier of 512 x 32 values, and examples/padded_log_softmax_dynamic.mlir
+# in its row_shared tier; 256 MiB of input, timed beside a copy, the first of each program
+# checked (TWO_PASS_SIDE_NOCHECK=1: none). Over two archives it compares before and after.
+two_pass_side() {
+  local dir=$work/two-pass-side nocheck=${TWO_PASS_SIDE_NOCHECK:+--no-check} shape
+  mkdir -p "$dir"
+  cat > "$dir/p.mlir" <<'MLIR'
+func.func @two_pass_side(%x: tensor<?x?xf16>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c = softmax.cast %x : tensor<?x?xf16> to tensor<?x?xf32>
+  %v = softmax.add_bias %c, %b : tensor<?x?xf32>, tensor<?xf32>
+  %s = softmax.scale %v by 10.0 : tensor<?x?xf32>
+  %y = softmax.log_softmax %s : tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+MLIR
+  for shape in 8192x16384 11184x12000; do
+    case_ "tps_$shape" "$dir/p.mlir" --shape=$shape --shape=${shape#*x} $nocheck --bench --reps=20
+    nocheck=--no-check
+  done
+  # The example's row_shared tier (8193-16384 columns) takes the same 8 (its budget was 72).
+  case_ tps_padded_logsm_8192x16384 "$cases/padded_log_softmax_dynamic.mlir" --shape=8192x16384 \
+    --shape=8192 --shape=16384 ${TWO_PASS_SIDE_NOCHECK:+--no-check} --bench --reps=20
 }
 
 # A padding mask of one length for every row (PADDING_SHARED_NOCHECK=1: timed only).
@@ -850,7 +876,7 @@ for mode in "${modes[@]}"; do
   [ "$mode" = python ] && mode=python_
   mode=${mode//-/_}    # bench-python -> bench_python: a mode's function
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, leading-static, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
+    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, leading-static, two-pass-side, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

@@ -1935,7 +1935,8 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     // either way): 64 values over 4 blocks of 256 threads at 60000 bf16 columns (f16 out)
     // spilled 8 bytes at 88 and fit 96 (generated seed 8822).
     if (general == 8 && plan.getPlan() == KernelPlan::row_cluster &&
-        llvm::alignTo(values / 2 + 48 + general, 8) > target.registersPerThread(3 * threads))
+        static_cast<int64_t>(llvm::alignTo(values / 2 + 48 + general, 8)) >
+            target.registersPerThread(3 * threads))
       general = 16;
     // f32 results store 16 vectors of 4 a thread: their addresses need more (the dynamic f16
     // tiers spilled 4-52 bytes at 80).

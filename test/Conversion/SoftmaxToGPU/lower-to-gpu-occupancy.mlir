@@ -403,3 +403,12 @@ func.func @shared_bias(%x: tensor<1024x16384xf16>, %b: tensor<16384xf32>) -> ten
   %0 = softmax.fused log_softmax %x(%b : tensor<16384xf32>) axis = 1 prologue [#softmax.bias<0>] {strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 8>]} : tensor<1024x16384xf16> -> tensor<1024x16384xf32>
   return %0 : tensor<1024x16384xf32>
 }
+
+// Not past a block's share: four f32 biases on 64 values a thread need 128, the most a block of
+// 512 threads leaves; the 8 more would have rejected this plan.
+// CHECK-LABEL: gpu.func @shared_four_biases_0_row_shared(
+// CHECK-SAME: nvvm.maxnreg = 128 : i32
+func.func @shared_four_biases(%x: tensor<64x16384xf32>, %b0: tensor<16384xf32>, %b1: tensor<16384xf32>, %b2: tensor<16384xf32>, %b3: tensor<16384xf32>) -> tensor<64x16384xf32> {
+  %0 = softmax.fused softmax %x(%b0, %b1, %b2, %b3 : tensor<16384xf32>, tensor<16384xf32>, tensor<16384xf32>, tensor<16384xf32>) axis = 1 prologue [#softmax.bias<0>, #softmax.bias<1>, #softmax.bias<2>, #softmax.bias<3>] {strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 16>]} : tensor<64x16384xf32> -> tensor<64x16384xf32>
+  return %0 : tensor<64x16384xf32>
+}

@@ -1887,12 +1887,15 @@ int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
     needed += side / 8 + (general && side > 0 ? 24 + side / 2 : 0);
   // A side operand along the row and another step (a scale) on the same values: the row_shared
   // tier of 512 threads x 32 values spilled 12 bytes at 72 and fits 80 (78 used; generated
-  // seeds 7016 and 10373: an f32 bias and a scale on f16 rows). Only where the budget is past
-  // 64 already, so that the blocks a multiprocessor stay the same (one of 512 threads): at 64
-  // or below these kernels fit (padded_log_softmax's tier used 61) and 8 more would halve
-  // them; and not chunked_online's (seed 89's fits 72 and spilled 16 bytes at 80).
+  // seeds 7016 and 10373: an f32 bias and a scale on f16 rows). Only on blocks of 512 threads
+  // whose budget is past 64 and stays within 128, where one block a multiprocessor stays one
+  // (64K registers): at 64 or below these kernels fit (padded_log_softmax's tier used 61) and
+  // 8 more would halve their blocks, and past 128 a hand-written plan would be rejected (four
+  // f32 biases on 64 values: 128 -> 136). Not chunked_online's (seed 89's fits 72 and spilled
+  // 16 bytes at 80).
   if (plan.getPlan() == KernelPlan::row_shared && !general && side > 0 &&
-      op.getPrologue().size() >= 2 && needed > 64)
+      op.getPrologue().size() >= 2 && plan.getLanes() * plan.getRows() == 512 && needed > 64 &&
+      needed + 8 <= 128)
     needed += 8;
   // row_cluster: the other blocks' slot addresses (64-bit, hoisted out of the row loop) and the
   // exchange's state (measured: the pipelined bf16 attention chain over 4 blocks spilled 92

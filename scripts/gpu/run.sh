@@ -228,16 +228,29 @@ leading_static() {
   mkdir -p "$dir"
   for shape in 256x1024x1024 16x4096x4096; do
     t="tensor<${shape}x"
-    printf 'func.func @attention(%%s: %sbf16>) -> %sbf16> {\n  %%x = softmax.cast %%s : %sbf16> to %sf32>\n  %%c = softmax.scale %%x by 0.125 : %sf32>\n  %%m = softmax.mask %%c, causal : %sf32>\n  %%p = softmax.softmax %%m : %sf32>\n  %%y = softmax.cast %%p : %sf32> to %sbf16>\n  return %%y : %sbf16>\n}\n' \
-      "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" "$t" > "$dir/attention_$shape.mlir"
+    cat > "$dir/attention_$shape.mlir" <<MLIR
+func.func @attention(%s: ${t}bf16>) -> ${t}bf16> {
+  %x = softmax.cast %s : ${t}bf16> to ${t}f32>
+  %c = softmax.scale %x by 0.125 : ${t}f32>
+  %m = softmax.mask %c, causal : ${t}f32>
+  %p = softmax.softmax %m : ${t}f32>
+  %y = softmax.cast %p : ${t}f32> to ${t}bf16>
+  return %y : ${t}bf16>
+}
+MLIR
     case_ "ls_attention_$shape" "$dir/attention_$shape.mlir" $nocheck --bench --reps=20
   done
   # A padding length for each index of dimension 1, broadcast over dimension 2 (seed 11866's
   # operand shape), over rows of 1024 and 100 columns.
   for spec in f16:16x8x1024x1024 f32:16x8x512x1024 bf16:64x8x1310x100; do
     t="tensor<${spec#*:}x${spec%%:*}>"
-    printf 'func.func @padded(%%x: %s, %%n: tensor<8x1xi32>) -> %s {\n  %%m = softmax.mask %%x, padding %%n : %s, tensor<8x1xi32>\n  %%y = softmax.softmax %%m : %s\n  return %%y : %s\n}\n' \
-      "$t" "$t" "$t" "$t" "$t" > "$dir/padded_${spec/:/_}.mlir"
+    cat > "$dir/padded_${spec/:/_}.mlir" <<MLIR
+func.func @padded(%x: $t, %n: tensor<8x1xi32>) -> $t {
+  %m = softmax.mask %x, padding %n : $t, tensor<8x1xi32>
+  %y = softmax.softmax %m : $t
+  return %y : $t
+}
+MLIR
     case_ "ls_padded_${spec/:/_}" "$dir/padded_${spec/:/_}.mlir" $nocheck --bench --reps=20
   done
 }
@@ -873,10 +886,11 @@ header=$(printf '%-22s %-13s %4s %9s %9s %6s %7s %6s %6s %10s %4s  %s' \
   case status exit median_us copy_us frac GB/s mism unwrit max_abs sec shape)
 echo "$header"
 for mode in "${modes[@]}"; do
+  asked=$mode
   [ "$mode" = python ] && mode=python_
   mode=${mode//-/_}    # bench-python -> bench_python: a mode's function
   if ! declare -F "$mode" > /dev/null; then
-    echo "run: unknown mode '$mode' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, leading-static, two-pass-side, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
+    echo "run: unknown mode '$asked' (smoke, conformance, bench, suite, suite-quick, memcheck, pipelined, racecheck, synccheck, initcheck, bandwidth, sweep, sweep16, sweep-cluster, small-batch, split, split-wide, padding-shared, bias-one, leading-static, two-pass-side, wide, staged, staged-cluster, narrow16, registers, compare, capi, generated, generated-compile, operand16, probe, profile, python, bench-python, axis, axis-bench, axis-alternatives, axis-anchors, axis-cluster, axis-wide16)" >&2
     exit 2
   fi
   "$mode"

@@ -412,3 +412,48 @@ func.func @shared_four_biases(%x: tensor<64x16384xf32>, %b0: tensor<16384xf32>, 
   %0 = softmax.fused softmax %x(%b0, %b1, %b2, %b3 : tensor<16384xf32>, tensor<16384xf32>, tensor<16384xf32>, tensor<16384xf32>) axis = 1 prologue [#softmax.bias<0>, #softmax.bias<1>, #softmax.bias<2>, #softmax.bias<3>] {strategies = [#softmax.strategy<row_shared, lanes = 512, rows = 1, vector = 4, chunks = 16>]} : tensor<64x16384xf32> -> tensor<64x16384xf32>
   return %0 : tensor<64x16384xf32>
 }
+
+// Several rows a warp of 16 values (hand-written multi_row plans of fewer than 32 lanes; the
+// selection's hold one vector of 8): the blocks that leave 48, not the 40 of 48 warps (generated
+// seeds 8413 and 8447 spilled 8 bytes at 40). 256 threads: 5 blocks; 64 threads: 21.
+// CHECK-LABEL: gpu.func @sub_warp_rows16_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 48 : i32
+func.func @sub_warp_rows16(%x: tensor<64x128xbf16>) -> tensor<64x128xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 32, vector = 8, chunks = 2>]} : tensor<64x128xbf16> -> tensor<64x128xf16>
+  return %0 : tensor<64x128xf16>
+}
+
+// CHECK-LABEL: gpu.func @sub_warp_rows16_small_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 48 : i32
+func.func @sub_warp_rows16_small(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 8, rows = 8, vector = 4, chunks = 4>]} : tensor<64x128xf16> -> tensor<64x128xf16>
+  return %0 : tensor<64x128xf16>
+}
+
+// One vector of 8 on several rows a warp keeps the 32 of 64 warps.
+// CHECK-LABEL: gpu.func @sub_warp_rows8_0_multi_row(
+// CHECK-SAME: nvvm.maxnreg = 32 : i32
+func.func @sub_warp_rows8(%x: tensor<64x128xbf16>) -> tensor<64x128xf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<multi_row, lanes = 16, rows = 16, vector = 8, chunks = 1>]} : tensor<64x128xbf16> -> tensor<64x128xf16>
+  return %0 : tensor<64x128xf16>
+}
+
+// A two-pass plan of more than 32 values a span (hand-written): its general kernel keeps each
+// side value of the span and a test a chunk. A boolean mask along f16 rows on 8 chunks of 8
+// needs 202 (generated seeds 4175 and 11594 spilled 116 bytes at 168); the fast kernel and a
+// plan of 32 values keep theirs.
+// CHECK-LABEL: gpu.func @two_pass_wide_mask_0_chunked_online(
+// CHECK-SAME: nvvm.maxnreg = 104 : i32
+// CHECK-LABEL: gpu.func @two_pass_wide_mask_0_chunked_online_general(
+// CHECK-SAME: nvvm.maxnreg = 208 : i32
+func.func @two_pass_wide_mask(%x: tensor<64x16384xf16>, %m: tensor<16384xi1>) -> tensor<64x16384xbf16> {
+  %0 = softmax.fused softmax %x(%m : tensor<16384xi1>) axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = 0.0>] {strategies = [#softmax.strategy<chunked_online, lanes = 64, rows = 1, vector = 8, chunks = 8>]} : tensor<64x16384xf16> -> tensor<64x16384xbf16>
+  return %0 : tensor<64x16384xbf16>
+}
+
+// CHECK-LABEL: gpu.func @two_pass_mask_0_chunked_online_general(
+// CHECK-SAME: nvvm.maxnreg = 112 : i32
+func.func @two_pass_mask(%x: tensor<64x16384xf16>, %m: tensor<16384xi1>) -> tensor<64x16384xbf16> {
+  %0 = softmax.fused softmax %x(%m : tensor<16384xi1>) axis = 1 prologue [#softmax.mask<tensor, operand = 0, fill = 0.0>] {strategies = [#softmax.strategy<chunked_online, lanes = 64, rows = 1, vector = 8, chunks = 4>]} : tensor<64x16384xf16> -> tensor<64x16384xbf16>
+  return %0 : tensor<64x16384xbf16>
+}

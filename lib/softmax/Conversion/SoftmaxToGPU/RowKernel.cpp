@@ -1885,6 +1885,12 @@ int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
               op.getPrologueStateRegisters();
   else
     needed += side / 8 + (general && side > 0 ? 24 + side / 2 : 0);
+  // Past 32 values a span (hand-written two-pass plans; the selection takes 32) the general
+  // kernel keeps every side value of the span and a test a chunk: a boolean mask along f16
+  // rows on 64 values spilled 116 bytes at 168 (8 chunks of 8; generated seeds 4175 and
+  // 11594) and 152 (16 chunks of 4), and fits 200 and 208.
+  if (!registerPlan && general && side > 0 && plan.getVector() * plan.getChunks() > 32)
+    needed += side / 2 + plan.getChunks();
   // A side operand along the row and another step (a scale) on the same values: the row_shared
   // tier of 512 threads x 32 values spilled 12 bytes at 72 and fits 80 (78 used; generated
   // seeds 7016 and 10373: an f32 bias and a scale on f16 rows). Only on blocks of 512 threads
@@ -2083,7 +2089,15 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     bool manyRows = plan.getRows() > 1 && plan.getLanes() >= 64 && threads >= 512;
     if (manyRows)
       fewest = std::max<int64_t>(fewest, 40);
-    while (step < fewest && blocks > 1 && (plan.getRows() == 1 || manyRows)) {
+    // Several rows a warp (fewer than 32 lanes a row) of 16 values: ptxas spilled 4-8 bytes at
+    // 40 on 8 and 16 lanes, 8 to 64 rows, vectors of 4 and 8, f16 and bf16 (generated seeds
+    // 8413 and 8447, hand-written plans; the selection's multi_row plans hold one vector of 8),
+    // and fits 48 (45-47 used). They take the blocks that leave 48.
+    bool subWarpRows16 =
+        plan.getPlan() == KernelPlan::multi_row && plan.getLanes() < 32 && values == 16;
+    if (subWarpRows16)
+      fewest = std::max<int64_t>(fewest, 48);
+    while (step < fewest && blocks > 1 && (plan.getRows() == 1 || manyRows || subWarpRows16)) {
       --blocks;
       step = target.registersPerThread(blocks * threads);
     }

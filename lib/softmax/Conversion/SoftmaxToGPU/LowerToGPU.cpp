@@ -96,10 +96,6 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
                << room << " on " << target.chip
                << "; use fewer values a span (vector x chunks) or fewer threads a block";
     }
-    if (getenv("SOFTMAX_DEBUG_NEED") && plan.isRegisterPlan())
-      llvm::errs() << "NEED " << plan << " general " << getRowKernelRegisterNeed(op, plan, RowKernelVariant::General)
-                   << " fast " << getRowKernelRegisterNeed(op, plan, RowKernelVariant::Fast)
-                   << " room " << target.registersPerThread(plan.getBlockSize()) << "\n";
     if (!shared && plan.getPlan() != KernelPlan::row_staged)
       continue;
     int64_t width = op.getRowWidth();

@@ -22,6 +22,7 @@ import argparse
 import configparser
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -148,6 +149,9 @@ def main():
     parser.add_argument("--timeout", type=int, default=1200,
                         help="for one run of the suite, seconds")
     args = parser.parse_args()
+    # A terminated run restores the mutated file as an interrupted one does (the `finally`
+    # below); the next run's sync_copy would restore it anyway.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     mutations = load_mutations(args.mutations)
     names = {m["name"] for m in mutations}

@@ -83,7 +83,11 @@ bool holdsPackedRowValues(FusedOp op, StrategyAttr plan);
 ///    kernel's are run-time values, so a dynamic program runs as its static twin does.
 enum class RowKernelVariant { Fast, Full, General };
 
-/// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`.
+/// Whether `op`'s prologue has a step with an operand: a scalar factor, a bias, a boolean mask.
+bool hasStepWithOperand(FusedOp op);
+
+/// The register budget (`nvvm.maxnreg`) of the kernel of `op` with `plan` in `variant`
+/// (RowKernelRegisters.cpp).
 int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant variant,
                               const TargetInfo &target);
 

@@ -14,7 +14,13 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_SERIALIZEKERNELSPASS
@@ -56,11 +62,47 @@ unsigned getMinimumPtxVersion(StringRef chip) {
   return 32;
 }
 
-/// Checks an NVVM target's `+ptxNN` features against its chip's minimum (getMinimumPtxVersion).
-LogicalResult checkPtxVersion(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target) {
-  unsigned minimum = getMinimumPtxVersion(target.getChip());
+/// LLVM's NVPTX subtarget description, which knows the chips and features the back end takes
+/// (null where this LLVM was built without the NVPTX target).
+const llvm::MCSubtargetInfo *getNvptxSubtargetInfo() {
+  static const std::unique_ptr<llvm::MCSubtargetInfo> info = [] {
+    NVVM::SerializeGPUModuleBase::init();
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    std::string error;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    return std::unique_ptr<llvm::MCSubtargetInfo>(
+        target ? target->createMCSubtargetInfo(triple, "", "") : nullptr);
+  }();
+  return info.get();
+}
+
+/// Checks an NVVM target's chip and features against what LLVM's NVPTX back end knows (it
+/// prints "... is not a recognized feature for this target (ignoring feature)" and compiles
+/// for its defaults: a fuzzer's `+ptw60`), and its `+ptxNN` features against the chip's
+/// minimum (getMinimumPtxVersion).
+LogicalResult checkTarget(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target) {
   SmallVector<StringRef> features;
   target.getFeatures().split(features, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (const llvm::MCSubtargetInfo *info = getNvptxSubtargetInfo()) {
+    if (!info->isCPUStringValid(target.getChip()))
+      return module.emitError() << "the target " << target << " names chip '"
+                                << target.getChip()
+                                << "', which LLVM's NVPTX back end does not know (such as "
+                                   "sm_80, sm_90 or sm_90a)";
+    for (StringRef feature : features) {
+      StringRef name = feature.trim();
+      if (!name.consume_front("+") && !name.consume_front("-"))
+        return module.emitError() << "the target " << target << " has feature '"
+                                  << feature.trim() << "', which is not +name or -name";
+      if (!llvm::any_of(info->getAllProcessorFeatures(),
+                        [&](const llvm::SubtargetFeatureKV &known) { return name == known.Key; }))
+        return module.emitError() << "the target " << target << " has feature '"
+                                  << feature.trim()
+                                  << "', which LLVM's NVPTX back end does not know (PTX ISA "
+                                     "versions are +ptxNN: +ptx80 for PTX ISA 8.0)";
+    }
+  }
+  unsigned minimum = getMinimumPtxVersion(target.getChip());
   for (StringRef feature : features) {
     unsigned version = 0;
     feature = feature.trim();
@@ -84,7 +126,7 @@ std::optional<SmallVector<char, 0>> serialize(gpu::GPUModuleOp module, Attribute
     return std::nullopt;
   }
   if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
-      nvvm && failed(checkPtxVersion(module, nvvm)))
+      nvvm && failed(checkTarget(module, nvvm)))
     return std::nullopt;
   std::optional<SmallVector<char, 0>> object = target.serializeToObject(module, options);
   if (!object)

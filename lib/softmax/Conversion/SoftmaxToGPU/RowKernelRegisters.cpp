@@ -121,15 +121,24 @@ int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
   // 11594) and 152 (16 chunks of 4), and fits 200 and 208.
   if (!registerPlan && general && side > 0 && plan.getVector() * plan.getChunks() > 32)
     needed += side / 2 + plan.getChunks();
-  // A side operand along the row and another step (a scale) on the same values: the row_shared
-  // tier of 512 threads x 32 values spilled 12 bytes at 72 and fits 80 (78 used; generated
-  // seeds 7016 and 10373: an f32 bias and a scale on f16 rows). Only on blocks of 512 threads
-  // whose budget is past 64 and stays within 128, where one block a multiprocessor stays one
-  // (64K registers): at 64 or below these kernels fit (padded_log_softmax's tier used 61) and
-  // 8 more would halve their blocks, and past 128 a hand-written plan would be rejected (four
-  // f32 biases on 64 values: 128 -> 136). Not chunked_online's (seed 89's fits 72 and spilled
-  // 16 bytes at 80).
-  if (plan.getPlan() == KernelPlan::row_shared && !general && side > 0 &&
+  // An f32 side operand along 16-bit rows beside another step (a scale), into f32 results: the
+  // row_shared tier of 512 threads x 32 values spilled 12 bytes at 72 and fits 80 (78 used;
+  // generated seeds 7016 and 10373, log_softmax), one block of 512 threads a multiprocessor
+  // either way. Not wider: ptxas takes the registers a budget leaves, and with 8 more for any
+  // side operand beside another step (442d670) eight of the ten row_shared kernels of the
+  // corpus went from 59-64 registers to 66-72, two blocks a multiprocessor to one; the
+  // padded_log_softmax example's tier (an f16 bias and a padding mask) ran 8192 x 16384 in 276
+  // us against 187 (H100, bench/results/2026-12-07-h100/two-pass-side-9c5b75f.txt). Past 128 a
+  // hand-written plan would be rejected (four f32 biases on 64 values: 128 -> 136). Not
+  // chunked_online's (seed 89's fits 72 and spilled 16 bytes at 80).
+  bool f32SideOn16BitRows =
+      inputBytes == 2 && op.getResult().getType().getElementTypeBitWidth() == 32 &&
+      llvm::any_of(op.getBiasAndMaskOperands(), [](Value operand) {
+        auto type = dyn_cast<ShapedType>(operand.getType());
+        return type && type.getRank() > 0 && type.getShape().back() != 1 &&
+               type.getElementTypeBitWidth() == 32;
+      });
+  if (plan.getPlan() == KernelPlan::row_shared && !general && f32SideOn16BitRows &&
       op.getPrologue().size() >= 2 && plan.getLanes() * plan.getRows() == 512 && needed > 64 &&
       needed + 8 <= 128)
     needed += 8;

@@ -44,6 +44,24 @@ func.func @pipelined_wide(%x: tensor<16384x8192xbf16>) -> tensor<16384x8192xbf16
 
 // -----
 
+// Not a plan whose block leaves no registers for the next row's values (RowKernel.cpp,
+// isPipelined): 1024 threads of 16 bf16 values (a hand-written plan; 64 registers a thread,
+// where pipelined it needs 92 by getRegisterPlanRegisters) take one row group a block, the
+// block's own, and no loop over groups: pipelined, such plans spilled 12-20 bytes at 64
+// (generated seeds 4493, 5440, 8090), unpipelined they fit 39-62.
+// CHECK-LABEL: func.func @unpipelined_block
+// CHECK: gpu.launch_func @softmax_kernels::@unpipelined_block_0_row_registers blocks in (%c16384,
+// CHECK: gpu.func @unpipelined_block_0_row_registers(
+// CHECK-SAME: nvvm.maxnreg = 64 : i32
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
+func.func @unpipelined_block(%x: tensor<16384x16384xbf16>) -> tensor<16384x16384xbf16> {
+  %0 = softmax.fused softmax %x axis = 1 prologue [] {strategies = [#softmax.strategy<row_registers, lanes = 1024, rows = 1, vector = 8, chunks = 2>]} : tensor<16384x16384xbf16> -> tensor<16384x16384xbf16>
+  return %0 : tensor<16384x16384xbf16>
+}
+
+// -----
+
 // A dynamic width decides at run time: from 4096 bf16 columns (8 KB) the balanced count
 // (groups + 8 x slots) / (16 x slots), else groups / (16 x 132), each clamped to [1, 4]. The
 // slots follow each kernel's registers: the Full kernel's 40 (3 blocks a multiprocessor), the

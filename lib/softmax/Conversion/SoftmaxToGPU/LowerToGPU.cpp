@@ -86,7 +86,7 @@ LogicalResult checkTargetLimits(FusedOp op, const TargetInfo &target) {
     // of bytes (hand-written chunked_online plans of 64 values on 1024 threads: 208-356
     // bytes, generated seeds 650, 1382, 1386, 1522). The chosen plans fit by construction.
     if (shared || plan.getPlan() == KernelPlan::chunked_online) {
-      int64_t need = getRowKernelRegisterNeed(op, plan, RowKernelVariant::Fast);
+      int64_t need = getRowKernelRegisterNeed(op, plan, RowKernelVariant::Fast, target);
       int64_t room = target.registersPerThread(plan.getBlockSize());
       if (need > room)
         return op.emitOpError()

@@ -81,10 +81,19 @@ int64_t mlir::softmax::getRowSharedReductionSlots(StrategyAttr plan) {
   return llvm::alignTo(2 * plan.getRows() * std::max<int64_t>(plan.getLanes() / 32, 1), 4);
 }
 
-bool mlir::softmax::isPipelined(FusedOp op, StrategyAttr plan) {
+bool mlir::softmax::isPipelined(FusedOp op, StrategyAttr plan, const TargetInfo &target) {
   // row_cluster is not pipelined (SelectStrategy.cpp, clusterPlan: measured slower).
-  return (plan.getPlan() == KernelPlan::multi_row || plan.getPlan() == KernelPlan::row_registers) &&
-         isPipelinedInput(op.getInput().getType().getElementTypeBitWidth() / 8);
+  int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
+  if ((plan.getPlan() != KernelPlan::multi_row && plan.getPlan() != KernelPlan::row_registers) ||
+      !isPipelinedInput(inputBytes))
+    return false;
+  // Nor a plan whose block leaves no registers for the next row's values: the chosen plans
+  // (at most 512 threads) always do, but hand-written ones of 1024 threads (64 registers) or
+  // of 64 values on 512 (128) spilled 12-20 bytes at their block's limit with them (generated
+  // seeds 4493, 5440, 8090, 12693) and fit in 39-62 and 127 without.
+  return getRegisterPlanRegisters(plan.getLanes(), plan.getVector(), plan.getChunks(), inputBytes,
+                                  /*pipelined=*/true) <=
+         target.registersPerThread(plan.getBlockSize());
 }
 
 namespace {
@@ -92,12 +101,13 @@ namespace {
 constexpr int64_t kStridedGroupBytes = 8192;
 } // namespace
 
-std::optional<int64_t> mlir::softmax::getStridedWalkWidth(FusedOp op, StrategyAttr plan) {
+std::optional<int64_t> mlir::softmax::getStridedWalkWidth(FusedOp op, StrategyAttr plan,
+                                                         const TargetInfo &target) {
   // Not rows a -inf mask cuts short: the walk's registers (the grid as the step) spilled 8
   // bytes of their kernels at the occupancy target (ptxas: the attention chain's 4096-column
   // kernels), for gains of 0.006-0.02x copy there (bench/results/2026-12-02-h200/
   // grid-9ccea6e.txt).
-  if (!isPipelined(op, plan) || op.hasLimitingMask())
+  if (!isPipelined(op, plan, target) || op.hasLimitingMask())
     return std::nullopt;
   int64_t rowBytes = plan.getRows() * op.getInput().getType().getElementTypeBitWidth() / 8;
   return llvm::divideCeil(kStridedGroupBytes, rowBytes);
@@ -113,7 +123,7 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
   if (plan.getPlan() == KernelPlan::row_staged && plan.getCluster() > 1)
     return arith::MulIOp::create(builder, loc, groups,
                                  buildRowStagedClusterBlocks(builder, loc, plan, width));
-  if (!isPipelined(op, plan))
+  if (!isPipelined(op, plan, target))
     return groups;
   // Up to kPipelinedGroups groups a block, once there are enough to keep at least
   // kGroupsPerMultiprocessor on each of the target's multiprocessors (fewer rows keep one
@@ -126,7 +136,7 @@ Value mlir::softmax::buildBlockCount(OpBuilder &builder, Location loc, FusedOp o
   };
   Value perBlock = clampGroups(arith::DivUIOp::create(
       builder, loc, groups, constant(target.multiprocessors * kGroupsPerMultiprocessor)));
-  if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan)) {
+  if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan, target)) {
     // Groups walked a grid apart (KernelEmitter::emit): as many a block as leave about
     // kWavesPerSlot blocks for each block the multiprocessors hold at once (the nearest whole
     // number, 1 to kPipelinedGroups). Measured on the H200 with 2, 3, 4, 6 and 8 groups a block
@@ -164,14 +174,19 @@ constexpr int64_t kFastLimit = int64_t(1) << 30;
 /// row, its column limits, the per-row state of the masks).
 class KernelEmitter : public KernelEmitterBase {
 public:
-  KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func)
+  /// `target`: the chip a kernel is emitted for (null for the host-side queries below, which
+  /// emit no kernel).
+  KernelEmitter(OpBuilder &builder, FusedOp op, StrategyAttr plan, gpu::GPUFuncOp func,
+                const TargetInfo *target)
       : KernelEmitterBase(builder, op, plan, func),
         clusterBlocks(plan.getPlan() == KernelPlan::row_cluster ||
                               plan.getPlan() == KernelPlan::row_split
                           ? plan.getCluster()
                           : 1),
         rank(op.getInput().getType().getRank()), it(b.getIndexType()),
-        knownWidth(op.getRowWidth()), packedValues(holdsPackedRowValues(op, plan)) {}
+        knownWidth(op.getRowWidth()), packedValues(holdsPackedRowValues(op, plan)),
+        pipelined(target && isPipelined(op, plan, *target)),
+        stridedWalkWidth(target ? getStridedWalkWidth(op, plan, *target) : std::nullopt) {}
 
   void emit(RowKernelVariant variant);
   /// row_split: emits the kernel of `phase` (RowKernel.h).
@@ -213,10 +228,11 @@ private:
   Value loadLength(Value lengths, ValueRange indices);
   Value rowIndex(int64_t dim) { return rowIdx[dim]; }
   /// Index into a side operand that broadcasts to the input (`toRow` false) or to the row shape.
-  /// `columnInRow`: the caller knows `column` lies in the row and the operand's last dimension
-  /// is the row's (a vector bias, isVectorBias, on the vector path): no clamp, no broadcast test.
+  /// `column` lies in the row: every caller reads a column only below `limit` (at most the
+  /// width), so it needs no clamp. `rowWide`: the operand's last dimension is the row's at run
+  /// time too (a vector bias, isVectorBias, on the vector path): no broadcast test.
   SmallVector<Value> broadcastIndices(Value side, Value column, bool toRow,
-                                      bool columnInRow = false);
+                                      bool rowWide = false);
   /// Whether `memref`'s aligned pointer is a multiple of `elements` elements' bytes.
   Value isPointerAligned(Value memref, Type elementType, int64_t elements);
   /// Columns before the first vector boundary of this thread's row in `memref`.
@@ -244,9 +260,11 @@ private:
   /// The prologue at `column`. The limiting masks (those whose removed lanes are never read,
   /// see emitKernelContext) are left out: callers read only columns before `limit`, or clip a
   /// vector that crosses it (prologueVector). `sideElement(step)`, when given, supplies a bias
-  /// step's element already loaded (null: load it here).
+  /// step's element already loaded (null: load it here). `sideColumn`, when given, is
+  /// `column` as an index for side operands' loads (default: `column` widened).
   Value applyPrologue(Value value, Value column,
-                      function_ref<Value(size_t step)> sideElement = nullptr);
+                      function_ref<Value(size_t step)> sideElement = nullptr,
+                      Value sideColumn = Value());
   /// Whether prologue step `i` is a limiting mask, applied through `limit` instead.
   bool isLimitingStep(size_t i);
   /// A read vector's f32 values from `element(v)` (its storage values widened): the prologue,
@@ -378,7 +396,7 @@ private:
   Value widthIndex; ///< the row width as an index
   /// This block's row groups: groupBegin, groupBegin + groupStep, ... below groupEnd.
   Value blockId, groupBegin, groupEnd, groupStep;
-  Value lastRow, lastColumn;
+  Value lastRow;
   /// Where a thread's accesses fall in its row, for the body being emitted.
   struct Layout {
     int64_t vector = 1, chunks = 1;
@@ -394,6 +412,9 @@ private:
   DenseMap<int64_t, Value> uniformElement;
   bool skipRemoved = false;               ///< removed lanes are never read (see emitKernelContext)
   bool packedValues;                      ///< holdsPackedRowValues
+  /// isPipelined and getStridedWalkWidth on the target (false and none without one).
+  const bool pipelined;
+  const std::optional<int64_t> stridedWalkWidth;
   std::optional<size_t> firstLimitingMask;
 };
 
@@ -414,10 +435,13 @@ void KernelEmitter::emitKernelContext() {
   widthIndex = ShapedType::isDynamic(staticWidth) ? Value(memref::DimOp::create(b, loc, in, 1))
                                                   : idx(staticWidth);
   width = ShapedType::isDynamic(staticWidth) ? narrow(widthIndex) : index(staticWidth);
-  // Side operands are indexed from a row and a column clamped into the tensor, so that lanes
-  // beyond the row (whose values are discarded) never read out of bounds.
+  // Side operands are indexed from a row clamped into the tensor, so that threads beyond the
+  // last row (whose values are discarded) never read out of bounds. Columns need no clamp: a
+  // column is read only below `limit`, which is at most the width. Clamping each column of a
+  // vector (`min(c + v, width - 1)`) gave each of a boolean mask's byte loads its own 64-bit
+  // address: 16 registers for a vector of 8, which kernels at a block's register limit spilled
+  // (generated seeds 4493, 4937, 9647: 1024 threads, 64 registers).
   lastRow = arith::SubIOp::create(b, loc, rowCount, index(1));
-  lastColumn = arith::SubIOp::create(b, loc, width, index(1));
 
   // Lanes that a padding or causal mask removes with -inf need not be read when nothing after
   // the first such mask can turn -inf into another value: only -inf masks, scales by a positive
@@ -696,18 +720,18 @@ void KernelEmitter::storeScalar(Value column, Value valid, Value value) {
 }
 
 SmallVector<Value> KernelEmitter::broadcastIndices(Value sideValue, Value column, bool toRow,
-                                                   bool columnInRow) {
+                                                   bool rowWide) {
   auto type = cast<MemRefType>(sideValue.getType());
   int64_t sideRank = type.getRank();
   int64_t targetRank = toRow ? rank - 1 : rank;
   SmallVector<Value> indices;
   for (int64_t j = 0; j < sideRank; ++j) {
     int64_t d = targetRank - sideRank + j;
-    if (columnInRow && j == sideRank - 1) {
+    if (rowWide && j == sideRank - 1) {
       indices.push_back(wide(column));
       continue;
     }
-    Value full = wide((!toRow && d == rank - 1) ? minsi(column, lastColumn) : rowIndex(d));
+    Value full = wide((!toRow && d == rank - 1) ? column : rowIndex(d));
     int64_t size = type.getDimSize(j);
     if (size == 1) {
       indices.push_back(idx(0));
@@ -738,7 +762,10 @@ bool KernelEmitter::isVectorBias(size_t i) {
 }
 
 Value KernelEmitter::applyPrologue(Value value, Value column,
-                                   function_ref<Value(size_t step)> sideElement) {
+                                   function_ref<Value(size_t step)> sideElement,
+                                   Value sideColumn) {
+  if (!sideColumn)
+    sideColumn = wide(column);
   for (auto [i, step] : llvm::enumerate(op.getPrologue())) {
     if (isLimitingStep(i))
       continue;
@@ -753,7 +780,7 @@ Value KernelEmitter::applyPrologue(Value value, Value column,
       if (!element) {
         Value memref = side[bias.getOperand()];
         element = memref::LoadOp::create(b, loc, memref,
-                                         broadcastIndices(memref, column, /*toRow=*/false));
+                                         broadcastIndices(memref, sideColumn, /*toRow=*/false));
       }
       value = arith::AddFOp::create(b, loc, value, toF32(element));
     } else if (auto mask = dyn_cast<MaskStepAttr>(step)) {
@@ -767,8 +794,8 @@ Value KernelEmitter::applyPrologue(Value value, Value column,
         break;
       case MaskKind::tensor: {
         Value memref = side[mask.getOperand()];
-        Value keep = memref::LoadOp::create(b, loc, memref,
-                                            broadcastIndices(memref, column, /*toRow=*/false));
+        Value keep = memref::LoadOp::create(
+            b, loc, memref, broadcastIndices(memref, sideColumn, /*toRow=*/false));
         removed = arith::XOrIOp::create(
             b, loc, keep, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
         break;
@@ -800,7 +827,7 @@ Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)
     // A vector is read only when it lies in the row, and vectorsApply checked that a vector
     // bias's last dimension is the row's: its column needs no clamp and no broadcast test.
     SmallVector<Value> idx =
-        broadcastIndices(memref, column0, /*toRow=*/false, /*columnInRow=*/isVectorBias(i));
+        broadcastIndices(memref, column0, /*toRow=*/false, /*rowWide=*/isVectorBias(i));
     if (!isVectorBias(i)) {
       biasElements[i].assign(vector, memref::LoadOp::create(b, loc, memref, idx));
       continue;
@@ -811,14 +838,22 @@ Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)
                                           idx, /*nontemporal=*/false, llvm::MaybeAlign(bytes));
     biasElements[i] = extractAll(loaded, vector);
   }
+  // Side operands' elements of the vector at one 64-bit base and constant offsets: widened
+  // column by column (zext(column0 + v)), LLVM kept a 64-bit address for each, 16 registers
+  // for a boolean mask's 8 bytes, which kernels at a block's register limit spilled
+  // (generated seeds 9252 and 9647: 1024 threads, 64 registers).
+  Value sideColumn0 = wide(column0);
   auto build = [&](bool clip) {
     SmallVector<Value> elements;
     for (int64_t v = 0; v < vector; ++v) {
       Value column = add(column0, index(v));
-      Value x = applyPrologue(element(v), column, [&](size_t step) -> Value {
-        auto it = biasElements.find(step);
-        return it == biasElements.end() ? Value() : it->second[v];
-      });
+      Value x = applyPrologue(
+          element(v), column,
+          [&](size_t step) -> Value {
+            auto it = biasElements.find(step);
+            return it == biasElements.end() ? Value() : it->second[v];
+          },
+          add(sideColumn0, idx(v)));
       if (clip)
         x = select(cmpi(arith::CmpIPredicate::slt, column, limit), x, negInf());
       elements.push_back(x);
@@ -871,7 +906,7 @@ void KernelEmitter::storeVector(Value column0, ArrayRef<Value> values) {
   // row-dependent compare cost their static kernels the occupancy budget), and the general
   // kernels' mainEnd depends on the row anyway.
   Value inRow =
-      aligned && !isPipelined(op, plan)
+      aligned && !pipelined
           ? cmpi(arith::CmpIPredicate::slt, column0, select(rowValid, layout.mainEnd, index(0)))
           : andi(rowValid, cmpi(arith::CmpIPredicate::slt, column0, layout.mainEnd));
   if (vector == 1) {
@@ -1098,7 +1133,7 @@ Value KernelEmitter::packedMax(ValueRange raw) {
 
 void KernelEmitter::forEachRowGroup(function_ref<void(Value group)> body) {
   // A kernel that is not pipelined gets one group a block (buildBlockCount): no loop to carry.
-  if (!isPipelined(op, plan))
+  if (!pipelined)
     return body(blockId);
   auto loop = scf::ForOp::create(b, loc, groupBegin, groupEnd, groupStep);
   OpBuilder::InsertionGuard guard(b);
@@ -1593,7 +1628,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
     groupBegin = mul(blockId, perBlock);
     groupEnd = arith::MinUIOp::create(b, loc, add(groupBegin, perBlock), numGroups);
     groupStep = index(1);
-    if (std::optional<int64_t> stridedWidth = getStridedWalkWidth(op, plan)) {
+    if (stridedWalkWidth) {
       // Groups of at least kStridedGroupBytes of input are taken a grid apart (blockId,
       // blockId + grid, ...), so that the blocks at work at any time read neighbouring rows;
       // smaller ones stay consecutive. Measured on the H200 (same grid; bench/results/
@@ -1601,7 +1636,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
       // 0.934 -> 0.948, 12288 0.928 -> 0.944, 16384 0.930 -> 0.951, f16 alike, the attention
       // chain on 2048 columns 1.175 -> 1.196; but 1024 columns 0.982 -> 0.946 and 2048 0.979
       // -> 0.973, level at 3001 (6 KB). buildBlockCount sizes the grid for it.
-      Value strided = cmpi(arith::CmpIPredicate::uge, width, index(*stridedWidth));
+      Value strided = cmpi(arith::CmpIPredicate::uge, width, index(*stridedWalkWidth));
       groupBegin = select(strided, blockId, groupBegin);
       groupEnd = select(strided, numGroups, groupEnd);
       groupStep = select(strided, grid, groupStep);
@@ -1634,7 +1669,7 @@ void KernelEmitter::emit(RowKernelVariant variant) {
   auto emitPlan = [&] {
     layout.vector = vector;
     layout.chunks = chunks;
-    if (!chunked && isPipelined(op, plan))
+    if (!chunked && pipelined)
       return emitPipelinedRegisterPlan();
     if (!chunked) {
       forEachRowGroup([&](Value group) {
@@ -1726,7 +1761,7 @@ bool mlir::softmax::hasFastVariant(FusedOp op, StrategyAttr plan) {
   if (plan.getPlan() == KernelPlan::row_split) // its own kernels and fallback (RowKernel.h)
     return false;
   OpBuilder builder(op.getContext());
-  return KernelEmitter(builder, op, plan, nullptr).fastVariantPossible();
+  return KernelEmitter(builder, op, plan, nullptr, nullptr).fastVariantPossible();
 }
 
 bool mlir::softmax::hasElasticLanes(FusedOp op, StrategyAttr plan, RowKernelVariant variant) {
@@ -1781,7 +1816,7 @@ bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan, const TargetIn
   // dynamic 16-bit programs scaled by an f32 scalar or under a boolean mask (generated seeds
   // 2027, 2917), where the fast kernel that then takes rows of the span fits its budget; the
   // next budget for 512 threads, 128, halves the warps.
-  if (plan.getVector() * plan.getChunks() >= 24 && isPipelined(op, plan) &&
+  if (plan.getVector() * plan.getChunks() >= 24 && isPipelined(op, plan, target) &&
       hasStepWithOperand(op))
     return false;
   // Also the pipelined (16-bit) tiers whose fast kernel takes its lanes from the launch: at the
@@ -1790,13 +1825,13 @@ bool mlir::softmax::hasFullVariant(FusedOp op, StrategyAttr plan, const TargetIn
   // 5214e64.txt in bench/results/2026-12-02-h200).
   return getRowKernelRegisters(op, plan, RowKernelVariant::Full, target) <
              getRowKernelRegisters(op, plan, RowKernelVariant::Fast, target) ||
-         (isPipelined(op, plan) && hasElasticLanes(op, plan, RowKernelVariant::Fast));
+         (isPipelined(op, plan, target) && hasElasticLanes(op, plan, RowKernelVariant::Fast));
 }
 
 Value mlir::softmax::buildFastVariantCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
                                                ValueRange kernelOperands) {
   assert(hasFastVariant(op, plan) && "the plan has no fast variant");
-  return KernelEmitter(builder, op, plan, nullptr).fastCondition(kernelOperands);
+  return KernelEmitter(builder, op, plan, nullptr, nullptr).fastCondition(kernelOperands);
 }
 
 gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleOp module,
@@ -1836,7 +1871,7 @@ gpu::GPUFuncOp mlir::softmax::buildRowKernel(OpBuilder &builder, gpu::GPUModuleO
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
 
-  KernelEmitter(builder, op, plan, func).emit(variant);
+  KernelEmitter(builder, op, plan, func, &target).emit(variant);
   return func;
 }
 
@@ -1854,7 +1889,8 @@ Value mlir::softmax::buildRowSplitBlocks(OpBuilder &builder, Location loc, Strat
 Value mlir::softmax::buildRowSplitCondition(OpBuilder &builder, FusedOp op, StrategyAttr plan,
                                             ValueRange kernelOperands, Value rowCount,
                                             Value width) {
-  return KernelEmitter(builder, op, plan, nullptr).splitCondition(kernelOperands, rowCount, width);
+  return KernelEmitter(builder, op, plan, nullptr, nullptr)
+      .splitCondition(kernelOperands, rowCount, width);
 }
 
 gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUModuleOp module,
@@ -1888,6 +1924,6 @@ gpu::GPUFuncOp mlir::softmax::buildRowSplitKernel(OpBuilder &builder, gpu::GPUMo
                     op, getRowSplitFallback(plan), RowKernelVariant::General, target))));
   for (unsigned i = 0; i < workgroup.size(); ++i)
     func.setWorkgroupAttributionAttr(i, "llvm.align", builder.getI64IntegerAttr(16));
-  KernelEmitter(builder, op, plan, func).emitSplit(phase, dependentLaunches);
+  KernelEmitter(builder, op, plan, func, &target).emitSplit(phase, dependentLaunches);
   return func;
 }

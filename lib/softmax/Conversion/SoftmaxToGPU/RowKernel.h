@@ -47,11 +47,13 @@ Value buildBlockCount(OpBuilder &builder, Location loc, FusedOp op, StrategyAttr
 /// The narrowest row whose groups the kernel of `plan` walks a grid apart (blockId, blockId +
 /// grid, ...) rather than consecutively: the pipelined plans of rows no -inf mask cuts short,
 /// from 8 KB of input a group; none for the others.
-std::optional<int64_t> getStridedWalkWidth(FusedOp op, StrategyAttr plan);
+std::optional<int64_t> getStridedWalkWidth(FusedOp op, StrategyAttr plan,
+                                           const TargetInfo &target);
 
 /// Whether the kernel of `op` with `plan` loads each row group while computing the last one
-/// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput).
-bool isPipelined(FusedOp op, StrategyAttr plan);
+/// (register plans over 16-bit inputs: TargetInfo.h, isPipelinedInput), where a block of the
+/// plan's threads leaves `target`'s registers for the next row's values.
+bool isPipelined(FusedOp op, StrategyAttr plan, const TargetInfo &target);
 
 /// Whether the row_cluster kernel of `op` with `plan` holds its row's 16-bit values as loaded,
 /// two a 32-bit register, converting them again at each of their three uses (the max, the sum,
@@ -95,7 +97,8 @@ int64_t getRowKernelRegisters(FusedOp op, StrategyAttr plan, RowKernelVariant va
 /// operands, edge columns, the prologue's state), before the budget clamps it to the block's
 /// share of the multiprocessor or an occupancy target. Not for row_staged plans or values held
 /// packed (holdsPackedRowValues), whose budgets are their own.
-int64_t getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan, RowKernelVariant variant);
+int64_t getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan, RowKernelVariant variant,
+                                 const TargetInfo &target);
 
 /// Whether a dynamic-width `op` gets a Full kernel for `plan` beside the fast one: a
 /// multi_row or row_registers plan whose fast kernel would get a smaller budget at a width of

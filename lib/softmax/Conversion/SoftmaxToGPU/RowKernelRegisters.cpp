@@ -74,12 +74,13 @@ bool mlir::softmax::hasStepWithOperand(FusedOp op) {
 }
 
 int64_t mlir::softmax::getRowKernelRegisterNeed(FusedOp op, StrategyAttr plan,
-                                                RowKernelVariant variant) {
+                                                RowKernelVariant variant,
+                                                const TargetInfo &target) {
   bool registerPlan = plan.isRegisterPlan();
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   int64_t needed = registerPlan ? getRegisterPlanRegisters(plan.getLanes(), plan.getVector(),
                                                            plan.getChunks(), inputBytes,
-                                                           isPipelined(op, plan))
+                                                           isPipelined(op, plan, target))
                                 : getTwoPassPlanRegisters(plan.getVector() * plan.getChunks());
   // The register plans hold a bias for the thread's columns across the block's rows (LLVM
   // hoists its loads out of the row loop) and a row's mask bits with its values. In the
@@ -194,7 +195,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
       needed = std::max<int64_t>(needed, target.registersPerThread(2 * threads));
     return std::clamp<int64_t>(needed, 40, target.registersPerThread(threads));
   }
-  int64_t needed = getRowKernelRegisterNeed(op, plan, variant);
+  int64_t needed = getRowKernelRegisterNeed(op, plan, variant, target);
   int64_t inputBytes = op.getInput().getType().getElementTypeBitWidth() / 8;
   bool noRowSide = op.getRowSideOperandRegisters(1) == 0;
   int64_t registers =
@@ -272,7 +273,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // selection takes vectors of 4 or 8) need an address a load: 16 values on 8 vectors of 2
   // spilled 12 bytes at 40 and 16 at 48 (generated seed 2133), so they keep their budget.
   bool narrowVector = plan.getVector() * inputBytes < 8;
-  if (variant != RowKernelVariant::General && isPipelined(op, plan) && noRowSide &&
+  if (variant != RowKernelVariant::General && isPipelined(op, plan, target) && noRowSide &&
       narrowResult && !finiteFillMask && values <= 32 && !spills && !narrowVector) {
     // Fewer values a thread leave room for more warps: one vector of 8 fits 32 registers (64
     // warps: bf16 1024 on 128 lanes x 2 rows ran at 0.98x copy so, against 0.93x at 40), 16
@@ -343,7 +344,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     if (step >= fewest)
       registers = std::min(registers, step);
   } else if (variant == RowKernelVariant::General && plan.getPlan() == KernelPlan::row_registers &&
-             isPipelined(op, plan) && noRowSide && narrowResult && !finiteFillMask &&
+             isPipelined(op, plan, target) && noRowSide && narrowResult && !finiteFillMask &&
              values <= 16 && plan.getVector() * inputBytes < 16 && !narrowVector &&
              op.getNormalization() != Normalization::log_softmax) {
     // The general kernel on vectors of 4 (rows of 16 bits off the 8-byte boundary: odd widths,
@@ -357,7 +358,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
     registers =
         std::min<int64_t>(registers, plan.getRows() > 1 && hasStepWithOperand(op) ? 56 : 48);
   } else if (variant == RowKernelVariant::Fast && hasElasticLanes(op, plan, variant) &&
-             isPipelined(op, plan) && narrowResult && !finiteFillMask && values == 16 &&
+             isPipelined(op, plan, target) && narrowResult && !finiteFillMask && values == 16 &&
              op.getNormalization() != Normalization::log_softmax) {
     // An elastic tier of 16 values a thread launches 9 to 16 warps a row. At the 64 of its
     // budget the 12-warp blocks of 5633-6144 columns held 24 warps a multiprocessor, and bf16

@@ -5,7 +5,7 @@
 # 8 files) it leaves summary.txt, environment.txt, results.json (every case's report, an array)
 # and cases.tar.xz (each case's full log and JSON).
 #
-#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|leading-static|two-pass-side|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
+#   scripts/gpu/run.sh [smoke|conformance|bench|suite|suite-quick|memcheck|pipelined|racecheck|synccheck|initcheck|bandwidth|sweep|sweep16|sweep-cluster|small-batch|split|split-wide|padding-shared|bias-one|leading-static|two-pass-side|mask-row|wide|staged|staged-cluster|narrow16|registers|compare|capi|generated|generated-compile|operand16|probe|profile|python|bench-python|axis|axis-bench|axis-alternatives|axis-anchors|axis-cluster|axis-wide16]...  (default: smoke)
 #
 # A mode is a shell function below that calls `case_ NAME softmax-run-arguments...` for each
 # case; add modes the same way. Exit status: 0 when every case passed, else 1.
@@ -279,6 +279,35 @@ MLIR
   # The example's row_shared tier (8193-16384 columns) takes the same 8 (its budget was 72).
   case_ tps_padded_logsm_8192x16384 "$cases/padded_log_softmax_dynamic.mlir" --shape=8192x16384 \
     --shape=8192 --shape=16384 ${TWO_PASS_SIDE_NOCHECK:+--no-check} --bench --reps=20
+}
+
+# A boolean mask along the row (a397313: a vector's mask bytes at one widened column, no
+# clamp), static and dynamic, 256 MiB or more, each shape's static program checked against the
+# reference (MASK_ROW_NOCHECK=1: timed only). Over two archives (SOFTMAX_ARCHIVE) it compares
+# the kernels before and after.
+mask_row() {
+  local dir=$work/mask-row nocheck=${MASK_ROW_NOCHECK:+--no-check} spec dtype m n
+  mkdir -p "$dir"
+  for spec in f16:8192x16384 bf16:32768x4096 f32:16384x4096 bf16:131072x1024; do
+    dtype=${spec%%:*}; m=${spec#*:}; n=${m#*x}; m=${m%x*}
+    cat > "$dir/st_${dtype}_${m}x$n.mlir" <<MLIR
+func.func @mask_row(%x: tensor<${m}x${n}x$dtype>, %k: tensor<${n}xi1>) -> tensor<${m}x${n}x$dtype> {
+  %v = softmax.mask %x, tensor %k : tensor<${m}x${n}x$dtype>, tensor<${n}xi1>
+  %y = softmax.softmax %v : tensor<${m}x${n}x$dtype>
+  return %y : tensor<${m}x${n}x$dtype>
+}
+MLIR
+    cat > "$dir/dyn_${dtype}_${m}x$n.mlir" <<MLIR
+func.func @mask_row(%x: tensor<?x?x$dtype>, %k: tensor<?xi1>) -> tensor<?x?x$dtype> {
+  %v = softmax.mask %x, tensor %k : tensor<?x?x$dtype>, tensor<?xi1>
+  %y = softmax.softmax %v : tensor<?x?x$dtype>
+  return %y : tensor<?x?x$dtype>
+}
+MLIR
+    case_ "mask_row_${dtype}_${m}x$n" "$dir/st_${dtype}_${m}x$n.mlir" $nocheck --bench --reps=20
+    case_ "mask_row_dyn_${dtype}_${m}x$n" "$dir/dyn_${dtype}_${m}x$n.mlir" --shape=${m}x$n \
+      --shape=$n --no-check --bench --reps=20
+  done
 }
 
 # A padding mask of one length for every row (PADDING_SHARED_NOCHECK=1: timed only).

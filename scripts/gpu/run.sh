@@ -288,7 +288,7 @@ MLIR
 mask_row() {
   local dir=$work/mask-row nocheck=${MASK_ROW_NOCHECK:+--no-check} spec dtype m n
   mkdir -p "$dir"
-  for spec in f16:8192x16384 bf16:32768x4096 f32:16384x4096 bf16:131072x1024; do
+  for spec in f16:8192x16384 bf16:32768x4096 f32:16384x4096 bf16:131072x1024 bf16:128x1048576; do
     dtype=${spec%%:*}; m=${spec#*:}; n=${m#*x}; m=${m%x*}
     cat > "$dir/st_${dtype}_${m}x$n.mlir" <<MLIR
 func.func @mask_row(%x: tensor<${m}x${n}x$dtype>, %k: tensor<${n}xi1>) -> tensor<${m}x${n}x$dtype> {

@@ -439,8 +439,8 @@ void KernelEmitter::emitKernelContext() {
   // last row (whose values are discarded) never read out of bounds. Columns need no clamp: a
   // column is read only below `limit`, which is at most the width. Clamping each column of a
   // vector (`min(c + v, width - 1)`) gave each of a boolean mask's byte loads its own 64-bit
-  // address: 16 registers for a vector of 8, which kernels at a block's register limit spilled
-  // (generated seeds 4493, 4937, 9647: 1024 threads, 64 registers).
+  // address: 16 registers for a vector of 8, which a kernel at its block's register limit
+  // spilled (generated seed 4937: 1024 threads, 64 registers).
   lastRow = arith::SubIOp::create(b, loc, rowCount, index(1));
 
   // Lanes that a padding or causal mask removes with -inf need not be read when nothing after

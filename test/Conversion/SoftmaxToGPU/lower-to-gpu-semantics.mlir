@@ -6,7 +6,9 @@
 
 // A causal mask with offset 3 after a scale by 0.5: row i (of its 8 x 256 matrix) keeps columns
 // j <= i + 3, so it reads min(256, i + 4) columns (the limit). A vector wholly before the limit
-// is only scaled; the one that crosses it also compares each column with the limit (-inf past it).
+// is only scaled; the one that crosses it also compares each column with the limit (-inf past it),
+// as its offset against the columns it keeps, limit - column0 (not column0 + v < limit, whose
+// lane-only columns LLVM hoisted out of a Full kernel's row loop: generated seed 2207).
 // CHECK-LABEL: gpu.func @causal_0_multi_row
 // CHECK-SAME: nvvm.maxnreg = 72
 // CHECK-DAG: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
@@ -32,10 +34,15 @@
 // CHECK-NEXT: arith.mulf %{{.+}}, %[[HALF]] : f32
 // CHECK-NEXT: vector.extract
 // CHECK: } else {
+// CHECK-NEXT: %[[ROOM:.+]] = arith.subi %[[LIMIT]], %[[COL0]] : i32
 // CHECK-NEXT: vector.extract
 // CHECK-NEXT: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
-// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %[[COL0]], %[[LIMIT]] : i32
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi sgt, %[[ROOM]], %c0_i32 : i32
 // CHECK-NEXT: arith.select %[[IN]], %[[SCALED]], %[[NEGINF]] : f32
+// CHECK-NEXT: vector.extract
+// CHECK-NEXT: %[[SCALED1:.+]] = arith.mulf %{{.+}}, %[[HALF]] : f32
+// CHECK-NEXT: %[[IN1:.+]] = arith.cmpi sgt, %[[ROOM]], %c1_i32 : i32
+// CHECK-NEXT: arith.select %[[IN1]], %[[SCALED1]], %[[NEGINF]] : f32
 // Past the limit a chunk is not computed: its exps are 0 and its results one value a row.
 // CHECK: %[[MAXTERM:.+]] = scf.if %{{.+}} -> (f32) {
 // CHECK: arith.maximumf
@@ -86,8 +93,9 @@ func.func @causal_fill(%x: tensor<64x8x256xf32>) -> tensor<64x8x256xf32> {
 // CHECK-NEXT: %[[LIMIT:.+]] = arith.select %{{.+}}, %[[L3]], %c0_i32 : i32
 // CHECK: vector.load
 // CHECK: } else {
+// CHECK-NEXT: %[[ROOM:.+]] = arith.subi %[[LIMIT]], %{{.+}} : i32
 // CHECK-NEXT: vector.extract
-// CHECK-NEXT: %[[IN:.+]] = arith.cmpi slt, %{{.+}}, %[[LIMIT]] : i32
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi sgt, %[[ROOM]], %c0_i32 : i32
 // CHECK-NEXT: arith.select %[[IN]], %{{.+}}, %[[NEGINF]] : f32
 func.func @padding(%x: tensor<64x256xf32>, %len: tensor<64xi32>) -> tensor<64x256xf32> {
   %m = softmax.mask %x, padding %len : tensor<64x256xf32>, tensor<64xi32>

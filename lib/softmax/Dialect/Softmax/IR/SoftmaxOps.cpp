@@ -488,7 +488,19 @@ int64_t FusedOp::getPrologueStateRegisters() {
   // and selects every element it keeps: two of them spilled 8-12 bytes at the 32-value tiers
   // (generated seeds 683, a boolean and a padding mask with finite fills, and 2005, a causal
   // mask filling -10000 and a padding mask).
-  if (llvm::count_if(getPrologue(), llvm::IsaPred<MaskStepAttr>) >= 2)
+  int64_t masks = llvm::count_if(getPrologue(), llvm::IsaPred<MaskStepAttr>);
+  if (masks >= 2)
+    registers += 8;
+  // Three, two of them with finite fills (each compares and selects every element it keeps),
+  // take 8 more: a boolean, a padding and a causal mask on 16-bit rows spilled 4 bytes in the
+  // 32-value multi_row tier at 128 and fit 136 (generated seed 683, once straddling vectors
+  // compare their columns' offsets with the columns kept). Not three -inf masks (the Python
+  // builder's chain fits its budgets).
+  int64_t finiteFills = llvm::count_if(getPrologue(), [](Attribute step) {
+    auto mask = dyn_cast<MaskStepAttr>(step);
+    return mask && !(mask.getFill().isInfinity() && mask.getFill().isNegative());
+  });
+  if (masks >= 3 && finiteFills >= 2)
     registers += 8;
   return registers;
 }

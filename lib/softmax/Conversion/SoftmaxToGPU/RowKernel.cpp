@@ -846,8 +846,8 @@ Value KernelEmitter::prologueVector(Value column0, function_ref<Value(int64_t v)
   auto build = [&](bool clip) {
     // The vector's columns before the limit, limit - column0 (1 to vector - 1 where it crosses
     // the limit), compared with each column's offset: compared as `column0 + v < limit`, the
-    // columns of a Full kernel (the lane's alone) were hoisted out of its row loop by LLVM, 28
-    // registers live across it for a thread's 4 vectors of 8 (generated seeds 2207, 6752 and
+    // columns of a Full kernel (the lane's alone) were hoisted out of its row loop by LLVM, the
+    // 28 columns of a thread's 4 vectors of 8 live across it (generated seeds 2207, 6752 and
     // 10602 spilled 4 bytes at 80).
     Value kept = clip ? arith::SubIOp::create(b, loc, limit, column0).getResult() : Value();
     SmallVector<Value> elements;

@@ -266,8 +266,7 @@ int64_t mlir::softmax::getRowKernelRegisters(FusedOp op, StrategyAttr plan,
   // ptxas spilled such kernels at the targets (generated seed 124, a padding mask filling
   // -10000: 8-16 bytes in the Full kernels of 8192 and 16384 columns).
   bool finiteFillMask = llvm::any_of(op.getPrologue(), [](Attribute step) {
-    auto mask = dyn_cast<MaskStepAttr>(step);
-    return mask && !(mask.getFill().isInfinity() && mask.getFill().isNegative());
+    return isa<MaskStepAttr>(step) && !FusedOp::stepKeepsNegInf(step);
   });
   // Vectors narrower than 8 bytes (16-bit values in twos or ones: hand-written plans; the
   // selection takes vectors of 4 or 8) need an address a load: 16 values on 8 vectors of 2

@@ -497,8 +497,7 @@ int64_t FusedOp::getPrologueStateRegisters() {
   // compare their columns' offsets with the columns kept). Not three -inf masks (the Python
   // builder's chain fits its budgets).
   int64_t finiteFills = llvm::count_if(getPrologue(), [](Attribute step) {
-    auto mask = dyn_cast<MaskStepAttr>(step);
-    return mask && !(mask.getFill().isInfinity() && mask.getFill().isNegative());
+    return isa<MaskStepAttr>(step) && !stepKeepsNegInf(step);
   });
   if (masks >= 3 && finiteFills >= 2)
     registers += 8;
